@@ -1,0 +1,501 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libddctl - read, validate, predict and apply Linux dynamic debug queries.
+ *
+ * Every object hangs off a reference-counted struct ddctl_ctx. Functions
+ * return 0 or a negative errno; results come back through out-parameters.
+ * The library never prints: it calls the log function (see
+ * ddctl_set_log_fn()). Strings returned by getters are owned by the object
+ * they come from and live as long as it does.
+ */
+#ifndef DDCTL_DDCTL_H
+#define DDCTL_DDCTL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ddctl_ctx;
+struct ddctl_table;
+struct ddctl_site;
+struct ddctl_queryset;
+struct ddctl_query;
+struct ddctl_plan;
+struct ddctl_txn;
+
+/* ------------------------------------------------------------------ */
+/* Context                                                            */
+/* ------------------------------------------------------------------ */
+
+/**
+ * ddctl_new() - create a library context
+ * @ctx: out: the new context, with one reference
+ *
+ * The control file is located lazily: /proc/dynamic_debug/control, else
+ * <debugfs>/dynamic_debug/control with debugfs found through /proc/mounts,
+ * unless ddctl_set_control_path() names one.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int ddctl_new(struct ddctl_ctx **ctx);
+
+/** ddctl_ref() - take a reference on @ctx. Return: @ctx. */
+struct ddctl_ctx *ddctl_ref(struct ddctl_ctx *ctx);
+
+/** ddctl_unref() - drop a reference; frees on the last. NULL is accepted. */
+struct ddctl_ctx *ddctl_unref(struct ddctl_ctx *ctx);
+
+/**
+ * ddctl_set_log_fn() - route the library's messages
+ * @ctx: context
+ * @fn: called with a syslog priority (LOG_ERR ... LOG_DEBUG), the source
+ *      file, line and function, and a printf format; NULL silences the
+ *      library
+ * @data: passed back to @fn
+ *
+ * The default writes messages of priority LOG_ERR or more urgent to stderr.
+ * The environment variable DDCTL_LOG (err, info, debug or a number) sets
+ * the initial priority.
+ */
+void ddctl_set_log_fn(struct ddctl_ctx *ctx,
+		      void (*fn)(void *data, int priority, const char *file,
+				 int line, const char *fn, const char *format,
+				 va_list args),
+		      void *data);
+
+/** ddctl_get_log_priority() - the most verbose priority that is logged. */
+int ddctl_get_log_priority(const struct ddctl_ctx *ctx);
+
+/** ddctl_set_log_priority() - set the most verbose priority logged. */
+void ddctl_set_log_priority(struct ddctl_ctx *ctx, int priority);
+
+/**
+ * ddctl_set_control_path() - use @path as the control file
+ * @ctx: context
+ * @path: any readable file in the control-file format; NULL restores
+ *        automatic discovery
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int ddctl_set_control_path(struct ddctl_ctx *ctx, const char *path);
+
+/**
+ * ddctl_get_control_path() - the control file in use
+ * @ctx: context
+ * @path: out: the path; owned by @ctx
+ *
+ * Return: 0, or -ENOENT when the kernel offers no control file (no dynamic
+ * debug, or debugfs not mounted and no /proc/dynamic_debug).
+ */
+int ddctl_get_control_path(struct ddctl_ctx *ctx, const char **path);
+
+/**
+ * enum ddctl_feature - what the kernel behind the control file supports
+ * @DDCTL_FEATURE_CONTROL: a control file exists and is a kernel file
+ * @DDCTL_FEATURE_NEGATION: the kernel parses negated match-specs
+ *                          (`!module virtio*`) itself
+ */
+enum ddctl_feature {
+	DDCTL_FEATURE_CONTROL = 1 << 0,
+	DDCTL_FEATURE_NEGATION = 1 << 1,
+};
+
+/**
+ * ddctl_get_features() - probe the kernel's features
+ * @ctx: context
+ * @features: out: a mask of enum ddctl_feature
+ *
+ * Negation support is probed once per context by writing the query
+ * `!module * +_`, which matches nothing on a kernel that supports negation
+ * and is rejected by one that does not; either way no callsite changes.
+ * Without write permission the probe reports no negation, which is safe:
+ * the library then expands negated queries itself. A control path that is
+ * not a kernel file (a test fixture) reports neither feature unless
+ * ddctl_set_features() said otherwise.
+ *
+ * Return: 0, or a negative errno when the control file cannot be found.
+ */
+int ddctl_get_features(struct ddctl_ctx *ctx, unsigned int *features);
+
+/**
+ * ddctl_set_features() - override the probe (tests, or a known kernel)
+ * @ctx: context
+ * @features: a mask of enum ddctl_feature, used from now on
+ */
+void ddctl_set_features(struct ddctl_ctx *ctx, unsigned int features);
+
+/* ------------------------------------------------------------------ */
+/* Flags                                                              */
+/* ------------------------------------------------------------------ */
+
+/**
+ * enum ddctl_flag - callsite flags, the bits the kernel uses
+ * @DDCTL_FLAG_PRINT: 'p', the message is printed
+ * @DDCTL_FLAG_MODNAME: 'm', prefix the module name
+ * @DDCTL_FLAG_FUNCNAME: 'f', prefix the function name
+ * @DDCTL_FLAG_LINENO: 'l', prefix the line number
+ * @DDCTL_FLAG_TID: 't', prefix the thread id
+ * @DDCTL_FLAG_SOURCENAME: 's', prefix the source file name
+ */
+enum ddctl_flag {
+	DDCTL_FLAG_PRINT = 1 << 0,
+	DDCTL_FLAG_MODNAME = 1 << 1,
+	DDCTL_FLAG_FUNCNAME = 1 << 2,
+	DDCTL_FLAG_LINENO = 1 << 3,
+	DDCTL_FLAG_TID = 1 << 4,
+	DDCTL_FLAG_SOURCENAME = 1 << 5,
+};
+
+/** DDCTL_FLAGS_BUFSZ - room for any flag string with its leading '='. */
+#define DDCTL_FLAGS_BUFSZ 9
+
+/**
+ * ddctl_flags_format() - print flags as the control file does
+ * @flags: mask of enum ddctl_flag
+ * @buf: at least DDCTL_FLAGS_BUFSZ bytes
+ *
+ * Return: @buf, holding e.g. "=pmf" or "=_".
+ */
+char *ddctl_flags_format(unsigned int flags, char *buf);
+
+/* ------------------------------------------------------------------ */
+/* Site tables: the control file, read                                */
+/* ------------------------------------------------------------------ */
+
+/**
+ * ddctl_table_read() - read the control file into a site table
+ * @ctx: context
+ * @table: out: the table, with one reference
+ *
+ * Return: 0; -ENOENT without a control file; -EACCES; -EBADMSG when a
+ * line is not in the control-file format (the log says which line).
+ */
+int ddctl_table_read(struct ddctl_ctx *ctx, struct ddctl_table **table);
+
+/**
+ * ddctl_table_new_from_buffer() - parse text in the control-file format
+ * @ctx: context
+ * @buf: the text; copied
+ * @len: its length in bytes
+ * @table: out: the table
+ *
+ * Return: 0, -ENOMEM or -EBADMSG.
+ */
+int ddctl_table_new_from_buffer(struct ddctl_ctx *ctx, const char *buf,
+				size_t len, struct ddctl_table **table);
+
+/** ddctl_table_ref() - take a reference. Return: @table. */
+struct ddctl_table *ddctl_table_ref(struct ddctl_table *table);
+
+/** ddctl_table_unref() - drop a reference. NULL is accepted. */
+struct ddctl_table *ddctl_table_unref(struct ddctl_table *table);
+
+/** ddctl_table_get_count() - number of callsites in @table. */
+size_t ddctl_table_get_count(const struct ddctl_table *table);
+
+/** ddctl_table_get_site() - callsite @idx (0-based), or NULL past the end. */
+const struct ddctl_site *ddctl_table_get_site(const struct ddctl_table *table,
+					      size_t idx);
+
+/** ddctl_site_get_file() - the file as the control file prints it. */
+const char *ddctl_site_get_file(const struct ddctl_site *site);
+/** ddctl_site_get_line() - the line number. */
+unsigned int ddctl_site_get_line(const struct ddctl_site *site);
+/** ddctl_site_get_module() - the module name ("[module]"). */
+const char *ddctl_site_get_module(const struct ddctl_site *site);
+/** ddctl_site_get_function() - the function name. */
+const char *ddctl_site_get_function(const struct ddctl_site *site);
+/** ddctl_site_get_format() - the format with the kernel's escapes undone. */
+const char *ddctl_site_get_format(const struct ddctl_site *site);
+/** ddctl_site_get_flags() - the current flags, enum ddctl_flag. */
+unsigned int ddctl_site_get_flags(const struct ddctl_site *site);
+/**
+ * ddctl_site_get_class() - the class name, or NULL for a site without a
+ * class. A site the kernel prints as "class unknown, _id:N" returns "" and
+ * ddctl_site_get_class_id() tells N.
+ */
+const char *ddctl_site_get_class(const struct ddctl_site *site);
+/** ddctl_site_get_class_id() - N of "class unknown, _id:N", else -1. */
+int ddctl_site_get_class_id(const struct ddctl_site *site);
+
+/* ------------------------------------------------------------------ */
+/* Query sets: the query language                                     */
+/* ------------------------------------------------------------------ */
+
+/**
+ * enum ddctl_parse_flags - how ddctl_queryset_parse() reads its text
+ * @DDCTL_PARSE_MATCH_ONLY: queries are match-specs without flags (used to
+ *                          select sites for listing)
+ */
+enum ddctl_parse_flags {
+	DDCTL_PARSE_MATCH_ONLY = 1 << 0,
+};
+
+/**
+ * ddctl_queryset_new() - an empty query set
+ * @ctx: context
+ * @set: out: the set, with one reference
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ddctl_queryset_new(struct ddctl_ctx *ctx, struct ddctl_queryset **set);
+
+/** ddctl_queryset_ref() - take a reference. Return: @set. */
+struct ddctl_queryset *ddctl_queryset_ref(struct ddctl_queryset *set);
+
+/** ddctl_queryset_unref() - drop a reference. NULL is accepted. */
+struct ddctl_queryset *ddctl_queryset_unref(struct ddctl_queryset *set);
+
+/**
+ * ddctl_queryset_parse() - parse text and append its queries to @set
+ * @set: query set
+ * @text: one or more queries separated by ';' or newlines; '#' starts a
+ *        comment, exactly as the kernel's control file accepts them, plus
+ *        negated match-specs (`!module virtio*` or `module !virtio*`)
+ * @flags: enum ddctl_parse_flags
+ *
+ * Parsing follows Linux 6.12 lib/dynamic_debug.c rule for rule. On error
+ * nothing is appended and the error is available from
+ * ddctl_queryset_get_error(); queries appended by earlier calls stay.
+ *
+ * Return: 0, -EINVAL for a query error, -ENOMEM.
+ */
+int ddctl_queryset_parse(struct ddctl_queryset *set, const char *text,
+			 unsigned int flags);
+
+/**
+ * ddctl_queryset_get_error() - describe the last parse error
+ * @set: query set
+ * @index: out, may be NULL: 1-based index of the failing query in the set
+ * @column: out, may be NULL: 1-based column of the word in that query
+ * @word: out, may be NULL: the offending word ("" when the query is empty
+ *        or the error is about the query as a whole)
+ *
+ * Return: a complete message naming the query, the word and the reason,
+ * e.g. `query 2 "module foo +x", column 12, word "+x": unknown flag 'x'
+ * (flags are p m f l t s _)`; NULL when there was no error.
+ */
+const char *ddctl_queryset_get_error(const struct ddctl_queryset *set,
+				     unsigned int *index, unsigned int *column,
+				     const char **word);
+
+/** ddctl_queryset_get_count() - the number of queries in @set. */
+size_t ddctl_queryset_get_count(const struct ddctl_queryset *set);
+
+/** ddctl_queryset_get_query() - query @idx (0-based), or NULL. */
+const struct ddctl_query *ddctl_queryset_get_query(
+	const struct ddctl_queryset *set, size_t idx);
+
+/** ddctl_query_get_text() - the query as written, trimmed. */
+const char *ddctl_query_get_text(const struct ddctl_query *query);
+
+/**
+ * ddctl_query_get_canonical() - the query as ddctl sends it: normalised
+ * module names, one space between words, quotes only where needed.
+ */
+const char *ddctl_query_get_canonical(const struct ddctl_query *query);
+
+/** ddctl_query_is_negated() - whether a match-spec of @query is negated. */
+bool ddctl_query_is_negated(const struct ddctl_query *query);
+
+/** ddctl_query_matches() - whether @query's match-specs select @site. */
+bool ddctl_query_matches(const struct ddctl_query *query,
+			 const struct ddctl_site *site);
+
+/* ------------------------------------------------------------------ */
+/* Plans: what a query set will change                                */
+/* ------------------------------------------------------------------ */
+
+/**
+ * ddctl_plan_new() - predict the effect of @set on @table
+ * @set: query set (its queries must carry flags)
+ * @table: the current state
+ * @plan: out: the prediction, with one reference
+ *
+ * Queries are applied in order with the kernel's semantics. The plan
+ * holds per-query counts and the net change of the whole set: a site
+ * changed and changed back is not a change.
+ *
+ * Return: 0, -EINVAL for a match-only set, -ENOMEM.
+ */
+int ddctl_plan_new(struct ddctl_queryset *set, struct ddctl_table *table,
+		   struct ddctl_plan **plan);
+
+/** ddctl_plan_ref() - take a reference. Return: @plan. */
+struct ddctl_plan *ddctl_plan_ref(struct ddctl_plan *plan);
+
+/** ddctl_plan_unref() - drop a reference. NULL is accepted. */
+struct ddctl_plan *ddctl_plan_unref(struct ddctl_plan *plan);
+
+/** ddctl_plan_get_matched() - sites query @idx selected. */
+unsigned int ddctl_plan_get_matched(const struct ddctl_plan *plan, size_t idx);
+
+/** ddctl_plan_get_changed() - sites whose flags query @idx changed. */
+unsigned int ddctl_plan_get_changed(const struct ddctl_plan *plan, size_t idx);
+
+/** ddctl_plan_get_change_count() - sites whose flags differ at the end. */
+size_t ddctl_plan_get_change_count(const struct ddctl_plan *plan);
+
+/**
+ * ddctl_plan_get_change() - net change @idx, in table order
+ * @plan: plan
+ * @idx: 0-based
+ * @site: out: the site (owned by the plan's table)
+ * @old_flags: out, may be NULL
+ * @new_flags: out, may be NULL
+ *
+ * Return: 0, or -ERANGE.
+ */
+int ddctl_plan_get_change(const struct ddctl_plan *plan, size_t idx,
+			  const struct ddctl_site **site,
+			  unsigned int *old_flags, unsigned int *new_flags);
+
+/** ddctl_plan_get_final_flags() - predicted flags of table site @idx. */
+unsigned int ddctl_plan_get_final_flags(const struct ddctl_plan *plan,
+					size_t idx);
+
+/* ------------------------------------------------------------------ */
+/* Expansion of negated queries                                       */
+/* ------------------------------------------------------------------ */
+
+/**
+ * ddctl_queryset_expand() - rewrite negated queries as positive ones
+ * @set: query set
+ * @table: the sites the kernel has
+ * @out: out: a new set whose net effect on @table equals @set's and that
+ *       has no negated match-spec
+ *
+ * A negated query becomes queries that name exactly the sites it selects:
+ * whole modules where it selects every site of a module, then files,
+ * functions, lines, and single sites. The result is checked by predicting
+ * both sets.
+ *
+ * Return: 0, -ENOMEM, or -ENOTRECOVERABLE when a site cannot be named by
+ * any query (the log says which).
+ */
+int ddctl_queryset_expand(struct ddctl_queryset *set, struct ddctl_table *table,
+			  struct ddctl_queryset **out);
+
+/* ------------------------------------------------------------------ */
+/* Transactions: submitting a set                                     */
+/* ------------------------------------------------------------------ */
+
+/**
+ * enum ddctl_txn_flags - how a transaction is carried out
+ * @DDCTL_TXN_CHECK: predict only; write nothing
+ * @DDCTL_TXN_NO_VERIFY: do not re-read the control file after writing
+ */
+enum ddctl_txn_flags {
+	DDCTL_TXN_CHECK = 1 << 0,
+	DDCTL_TXN_NO_VERIFY = 1 << 1,
+};
+
+/**
+ * ddctl_txn_new() - a transaction that will apply @set
+ * @ctx: context
+ * @set: the queries; must have parsed without error
+ * @txn: out: the transaction
+ *
+ * Return: 0, -EINVAL for an empty or match-only set, -ENOMEM.
+ */
+int ddctl_txn_new(struct ddctl_ctx *ctx, struct ddctl_queryset *set,
+		  struct ddctl_txn **txn);
+
+/** ddctl_txn_ref() - take a reference. Return: @txn. */
+struct ddctl_txn *ddctl_txn_ref(struct ddctl_txn *txn);
+
+/** ddctl_txn_unref() - drop a reference. NULL is accepted. */
+struct ddctl_txn *ddctl_txn_unref(struct ddctl_txn *txn);
+
+/** ddctl_txn_set_flags() - a mask of enum ddctl_txn_flags. */
+void ddctl_txn_set_flags(struct ddctl_txn *txn, unsigned int flags);
+
+/**
+ * ddctl_txn_set_table() - use @table as the current state instead of
+ * reading the control file (the control file is still written)
+ */
+void ddctl_txn_set_table(struct ddctl_txn *txn, struct ddctl_table *table);
+
+/**
+ * ddctl_txn_commit() - validate, predict and apply the set
+ * @txn: transaction
+ *
+ * Reads the current state, predicts the net change, expands negated
+ * queries when the kernel cannot parse them, drops queries without net
+ * effect and sends the rest in ONE write(2) when it is shorter than the
+ * kernel's 4096-byte limit, otherwise in as few writes as possible split at
+ * query boundaries (ddctl_txn_get_write_count() tells). Nothing is written
+ * when nothing would change. Afterwards the control file is read again and
+ * compared with the prediction. If the kernel refuses a write after an
+ * earlier one succeeded, the sites already changed are restored.
+ *
+ * Return: 0; -EPERM/-EACCES without permission (nothing written); the
+ * kernel's error for a refused write; -EPROTO when the state read back
+ * differs from the prediction (ddctl_txn_get_mismatch_count()).
+ */
+int ddctl_txn_commit(struct ddctl_txn *txn);
+
+/** ddctl_txn_get_plan() - the prediction, after commit; NULL before. */
+struct ddctl_plan *ddctl_txn_get_plan(const struct ddctl_txn *txn);
+
+/** ddctl_txn_get_sent() - the text written (or that would be), or NULL. */
+const char *ddctl_txn_get_sent(const struct ddctl_txn *txn);
+
+/** ddctl_txn_get_write_count() - write(2) calls made (0 for nothing). */
+unsigned int ddctl_txn_get_write_count(const struct ddctl_txn *txn);
+
+/** ddctl_txn_was_expanded() - whether negated queries were expanded. */
+bool ddctl_txn_was_expanded(const struct ddctl_txn *txn);
+
+/** ddctl_txn_get_mismatch_count() - sites read back unlike predicted. */
+size_t ddctl_txn_get_mismatch_count(const struct ddctl_txn *txn);
+
+/** ddctl_txn_was_verified() - whether the state was read back. */
+bool ddctl_txn_was_verified(const struct ddctl_txn *txn);
+
+/* ------------------------------------------------------------------ */
+/* Module names (libkmod)                                             */
+/* ------------------------------------------------------------------ */
+
+/**
+ * ddctl_module_normalize() - a module name as the kernel spells it
+ * @name: a name as users type it ("virtio-net")
+ * @buf: out: the name with '-' turned into '_' ("virtio_net")
+ * @size: size of @buf
+ *
+ * Return: 0, or -ENAMETOOLONG.
+ */
+int ddctl_module_normalize(const char *name, char *buf, size_t size);
+
+/**
+ * ddctl_module_resolve() - resolve a module name or alias
+ * @ctx: context
+ * @name: a module name, with '-' or '_', or an alias libkmod knows
+ * @module: out: a newly allocated module name; free() it
+ *
+ * Return: 0, -ENOENT when libkmod knows no such module or alias, -ENOMEM.
+ */
+int ddctl_module_resolve(struct ddctl_ctx *ctx, const char *name,
+			 char **module);
+
+/**
+ * ddctl_module_foreach_loaded() - call @fn for every loaded module
+ * @ctx: context
+ * @fn: called with each module name; a non-zero return stops the walk
+ * @data: passed to @fn
+ *
+ * Return: 0, the non-zero value @fn returned, or a negative errno.
+ */
+int ddctl_module_foreach_loaded(struct ddctl_ctx *ctx,
+				int (*fn)(const char *name, void *data),
+				void *data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DDCTL_DDCTL_H */

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Naming an exact set of callsites with positive queries: whole modules
+ * where possible, then files, functions, lines and single sites. Used to
+ * expand negated queries for kernels that cannot parse them and to restore
+ * sites after a refused write.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libddctl-private.h"
+
+struct addr {
+	struct ddctl_table *t;
+	const bool *selected;
+	bool *covered;
+	const char *flags;
+	struct strbuf *out;
+	size_t *idx;
+	size_t lo, hi; /* the (module, class) group in idx[] */
+};
+
+static const struct ddctl_table *sort_table;
+
+static int strcmp_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
+
+static int cmp_site(const void *pa, const void *pb)
+{
+	const struct ddctl_site *a = &sort_table->sites[*(const size_t *)pa];
+	const struct ddctl_site *b = &sort_table->sites[*(const size_t *)pb];
+	int r;
+
+	r = strcmp(a->module, b->module);
+	if (!r)
+		r = strcmp_null(a->class_name, b->class_name);
+	if (!r)
+		r = strcmp(a->file, b->file);
+	if (!r)
+		r = strcmp(a->function, b->function);
+	if (!r)
+		r = (a->line > b->line) - (a->line < b->line);
+	if (!r)
+		r = (*(const size_t *)pa > *(const size_t *)pb) -
+		    (*(const size_t *)pa < *(const size_t *)pb);
+	return r;
+}
+
+/* Try one candidate; emit it when it selects only selected sites. */
+static int try_candidate(struct addr *a, const struct ddctl_site *site,
+			 int depth, bool *done)
+{
+	struct ddctl_query q = { 0 };
+	char line[16], *fileword = NULL;
+	size_t i;
+	int r = -ENOMEM;
+
+	*done = false;
+	q.spec[DD_SPEC_MODULE] = strdup(site->module);
+	if (site->class_name)
+		q.spec[DD_SPEC_CLASS] = strdup(site->class_name);
+	if (depth >= 1)
+		q.spec[DD_SPEC_FILE] = strdup(site->file);
+	if (depth == 2)
+		q.spec[DD_SPEC_FUNC] = strdup(site->function);
+	if (depth >= 3)
+		q.first_line = q.last_line = site->line;
+	if (depth == 4) {
+		q.spec[DD_SPEC_FORMAT] = malloc(strlen(site->format) + 2);
+		if (q.spec[DD_SPEC_FORMAT]) {
+			q.spec[DD_SPEC_FORMAT][0] = '^';
+			strcpy(q.spec[DD_SPEC_FORMAT] + 1, site->format);
+		}
+	}
+	if (!q.spec[DD_SPEC_MODULE] || (site->class_name && !q.spec[DD_SPEC_CLASS]) ||
+	    (depth >= 1 && !q.spec[DD_SPEC_FILE]) ||
+	    (depth == 2 && !q.spec[DD_SPEC_FUNC]) ||
+	    (depth == 4 && !q.spec[DD_SPEC_FORMAT]))
+		goto out;
+	r = 0;
+	for (i = a->lo; i < a->hi; i++) {
+		const struct ddctl_site *s = &a->t->sites[a->idx[i]];
+
+		if (ddctl_query_matches(&q, s) && !a->selected[a->idx[i]])
+			goto out;
+	}
+	for (i = a->lo; i < a->hi; i++)
+		if (ddctl_query_matches(&q, &a->t->sites[a->idx[i]]))
+			a->covered[a->idx[i]] = true;
+	/* file:func and file:line keep the query within the word limit */
+	r = strbuf_adds(a->out, q.spec[DD_SPEC_CLASS] ? "class " : "");
+	if (!r && q.spec[DD_SPEC_CLASS])
+		r = strbuf_add_word(a->out, q.spec[DD_SPEC_CLASS]);
+	if (!r)
+		r = strbuf_addf(a->out, "%smodule ", q.spec[DD_SPEC_CLASS] ? " " : "");
+	if (!r)
+		r = strbuf_add_word(a->out, site->module);
+	if (!r && depth >= 1) {
+		if (depth == 2 && asprintf(&fileword, "%s:%s", site->file, site->function) < 0)
+			fileword = NULL;
+		else if (depth >= 3)
+			snprintf(line, sizeof(line), ":%u", site->line);
+		if (depth != 2)
+			if (asprintf(&fileword, "%s%s", site->file, depth >= 3 ? line : "") < 0)
+				fileword = NULL;
+		r = fileword ? strbuf_adds(a->out, " file ") : -ENOMEM;
+		if (!r)
+			r = strbuf_add_word(a->out, fileword);
+	}
+	if (!r && depth == 4) {
+		struct ddctl_query fq = { 0 };
+
+		fq.spec[DD_SPEC_FORMAT] = q.spec[DD_SPEC_FORMAT];
+		r = query_build_canonical(&fq);
+		if (!r)
+			r = strbuf_addf(a->out, " %s", fq.canonical);
+		free(fq.canonical);
+		fq.spec[DD_SPEC_FORMAT] = NULL;
+	}
+	if (!r)
+		r = strbuf_addf(a->out, " %s\n", a->flags);
+	*done = r == 0;
+out:
+	free(fileword);
+	query_release(&q);
+	return r;
+}
+
+/* Whether @s would be named by the same candidate as @prev at @depth. */
+static bool same_candidate(const struct ddctl_site *prev,
+			   const struct ddctl_site *s, int depth)
+{
+	if (!prev || depth == 0 || depth == 4 || strcmp(prev->file, s->file))
+		return false;
+	if (depth == 2)
+		return !strcmp(prev->function, s->function);
+	return depth == 1 || prev->line == s->line;
+}
+
+static int address_group(struct addr *a)
+{
+	const struct ddctl_site *failed;
+	size_t i;
+	int depth, r;
+	bool done;
+
+	for (depth = 0; depth <= 4; depth++) {
+		failed = NULL;
+		for (i = a->lo; i < a->hi; i++) {
+			size_t s = a->idx[i];
+
+			if (!a->selected[s] || a->covered[s] ||
+			    same_candidate(failed, &a->t->sites[s], depth))
+				continue;
+			r = try_candidate(a, &a->t->sites[s], depth, &done);
+			failed = done ? NULL : &a->t->sites[s];
+			if (r < 0)
+				return r;
+			if (depth == 0)
+				break;
+		}
+	}
+	for (i = a->lo; i < a->hi; i++) {
+		const struct ddctl_site *s = &a->t->sites[a->idx[i]];
+
+		if (a->selected[a->idx[i]] && !a->covered[a->idx[i]]) {
+			err(a->t->ctx, "no query can name %s:%u [%s]%s alone\n",
+			    s->file, s->line, s->module, s->function);
+			return -ENOTRECOVERABLE;
+		}
+	}
+	return 0;
+}
+
+int address_sites(struct ddctl_table *table, const bool *selected,
+		  const char *class_name, const char *flags_word,
+		  struct strbuf *out)
+{
+	struct addr a = { .t = table, .selected = selected,
+			  .flags = flags_word, .out = out };
+	size_t i, n = table->count;
+	int r = 0;
+
+	(void)class_name;
+	a.idx = malloc((n + 1) * sizeof(*a.idx));
+	a.covered = calloc(n + 1, sizeof(*a.covered));
+	if (!a.idx || !a.covered) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		a.idx[i] = i;
+	sort_table = table;
+	qsort(a.idx, n, sizeof(*a.idx), cmp_site);
+	for (a.lo = 0; a.lo < n && r == 0; a.lo = a.hi) {
+		const struct ddctl_site *first = &table->sites[a.idx[a.lo]];
+		bool any = false;
+
+		for (a.hi = a.lo; a.hi < n; a.hi++) {
+			const struct ddctl_site *s = &table->sites[a.idx[a.hi]];
+
+			if (strcmp(s->module, first->module) ||
+			    strcmp_null(s->class_name, first->class_name))
+				break;
+			any |= selected[a.idx[a.hi]];
+		}
+		if (!any)
+			continue;
+		if (dd_has_wildcard(first->module) ||
+		    (first->class_name && !*first->class_name)) {
+			err(table->ctx, "sites of module %s cannot be named by a query\n",
+			    first->module);
+			r = -ENOTRECOVERABLE;
+			break;
+		}
+		r = address_group(&a);
+	}
+out:
+	free(a.idx);
+	free(a.covered);
+	return r;
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Module names through libkmod: normalisation, aliases, loaded modules. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libkmod.h>
+
+#include "libddctl-private.h"
+
+DDCTL_EXPORT int ddctl_module_normalize(const char *name, char *buf,
+					size_t size)
+{
+	size_t i, len = strlen(name);
+
+	if (len >= size)
+		return -ENAMETOOLONG;
+	for (i = 0; i <= len; i++)
+		buf[i] = name[i] == '-' ? '_' : name[i];
+	return 0;
+}
+
+static int ctx_kmod(struct ddctl_ctx *ctx, struct kmod_ctx **out)
+{
+	if (!ctx->kmod) {
+		ctx->kmod = kmod_new(NULL, NULL);
+		if (!ctx->kmod)
+			return -ENOMEM;
+		kmod_set_log_priority(ctx->kmod, 0);
+	}
+	*out = ctx->kmod;
+	return 0;
+}
+
+DDCTL_EXPORT int ddctl_module_resolve(struct ddctl_ctx *ctx, const char *name,
+				      char **module)
+{
+	struct kmod_list *list = NULL;
+	struct kmod_module *mod;
+	struct kmod_ctx *kmod;
+	int r;
+
+	r = ctx_kmod(ctx, &kmod);
+	if (r < 0)
+		return r;
+	r = kmod_module_new_from_lookup(kmod, name, &list);
+	if (r < 0 || !list) {
+		kmod_module_unref_list(list);
+		return r < 0 ? r : -ENOENT;
+	}
+	mod = kmod_module_get_module(list);
+	*module = strdup(kmod_module_get_name(mod));
+	kmod_module_unref(mod);
+	kmod_module_unref_list(list);
+	if (!*module)
+		return -ENOMEM;
+	return ddctl_module_normalize(*module, *module, strlen(*module) + 1);
+}
+
+DDCTL_EXPORT int ddctl_module_foreach_loaded(struct ddctl_ctx *ctx,
+					     int (*fn)(const char *name,
+						       void *data),
+					     void *data)
+{
+	struct kmod_list *list = NULL, *l;
+	struct kmod_ctx *kmod;
+	int r;
+
+	r = ctx_kmod(ctx, &kmod);
+	if (r < 0)
+		return r;
+	r = kmod_module_new_from_loaded(kmod, &list);
+	if (r < 0)
+		return r;
+	kmod_list_foreach(l, list) {
+		struct kmod_module *mod = kmod_module_get_module(l);
+
+		r = fn(kmod_module_get_name(mod), data);
+		kmod_module_unref(mod);
+		if (r)
+			break;
+	}
+	kmod_module_unref_list(list);
+	return r;
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef DDCTL_PRIVATE_H
+#define DDCTL_PRIVATE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <syslog.h>
+
+#include <ddctl/ddctl.h>
+
+#define DDCTL_EXPORT __attribute__((visibility("default")))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The kernel's limits (lib/dynamic_debug.c, Linux 6.12). */
+#define DD_MAXWORDS 9
+#define DD_WRITE_MAX 4095
+#define DD_FLAGS_ALL 0x3fu
+
+struct kmod_ctx;
+
+struct ddctl_ctx {
+	int refcount;
+	void (*log_fn)(void *data, int priority, const char *file, int line,
+		       const char *fn, const char *format, va_list args);
+	void *log_data;
+	int log_priority;
+	char *control_path;
+	bool features_known;
+	unsigned int features;
+	struct kmod_ctx *kmod;
+};
+
+void ddctl_log(struct ddctl_ctx *ctx, int priority, const char *file,
+	       int line, const char *fn, const char *format, ...)
+	__attribute__((format(printf, 6, 7)));
+
+#define ddctl_log_cond(ctx, prio, ...)                                      \
+	do {                                                                \
+		if ((ctx) && ddctl_get_log_priority(ctx) >= (prio))        \
+			ddctl_log(ctx, prio, __FILE__, __LINE__, __func__, \
+				  __VA_ARGS__);                             \
+	} while (0)
+
+#define err(ctx, ...) ddctl_log_cond(ctx, LOG_ERR, __VA_ARGS__)
+#define info(ctx, ...) ddctl_log_cond(ctx, LOG_INFO, __VA_ARGS__)
+#define dbg(ctx, ...) ddctl_log_cond(ctx, LOG_DEBUG, __VA_ARGS__)
+
+/* ctx.c */
+bool ctx_control_is_kernel(struct ddctl_ctx *ctx);
+
+/* A callsite; strings point into the table's buffer. */
+struct ddctl_site {
+	const char *file;
+	const char *module;
+	const char *function;
+	const char *format;
+	const char *class_name; /* NULL: no class; "": unknown */
+	const char *basename;
+	unsigned int line;
+	int class_id;
+	unsigned int flags;
+};
+
+struct ddctl_table {
+	int refcount;
+	struct ddctl_ctx *ctx;
+	char *buf;
+	struct ddctl_site *sites;
+	size_t count;
+};
+
+/* wildcard.c: the kernel's match_wildcard() */
+bool dd_match_wildcard(const char *pattern, const char *string);
+bool dd_has_wildcard(const char *s);
+
+/* A match-spec: one keyword of a query. */
+enum dd_spec {
+	DD_SPEC_FUNC,
+	DD_SPEC_FILE,
+	DD_SPEC_MODULE,
+	DD_SPEC_FORMAT,
+	DD_SPEC_CLASS,
+	DD_SPEC_NR,
+};
+
+struct ddctl_query {
+	char *text;
+	char *canonical;
+	char *spec[DD_SPEC_NR]; /* NULL when absent; format unescaped */
+	bool negated[DD_SPEC_NR];
+	unsigned int first_line, last_line;
+	bool has_flags;
+	char op; /* '+', '-', '=' */
+	unsigned int flags; /* the letters given */
+	unsigned int set_flags, mask; /* new = (old & mask) | set_flags */
+};
+
+struct ddctl_queryset {
+	int refcount;
+	struct ddctl_ctx *ctx;
+	struct ddctl_query *queries;
+	size_t count, alloc;
+	char *error;
+	unsigned int error_index, error_column;
+	char *error_word;
+};
+
+/* query.c */
+int queryset_append(struct ddctl_queryset *set, struct ddctl_query *q);
+void query_release(struct ddctl_query *q);
+int query_build_canonical(struct ddctl_query *q);
+unsigned int query_apply(const struct ddctl_query *q, unsigned int flags);
+
+struct ddctl_plan {
+	int refcount;
+	struct ddctl_table *table;
+	struct ddctl_queryset *set;
+	unsigned int *matched, *changed;
+	unsigned int *final; /* per site */
+	size_t *changes; /* site indices */
+	size_t nchanges;
+};
+
+/* strbuf.c */
+struct strbuf {
+	char *buf;
+	size_t len, alloc;
+};
+int strbuf_add(struct strbuf *sb, const char *s, size_t len);
+int strbuf_adds(struct strbuf *sb, const char *s);
+int strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int strbuf_addch(struct strbuf *sb, char c);
+int strbuf_add_word(struct strbuf *sb, const char *word);
+void strbuf_release(struct strbuf *sb);
+char *strbuf_steal(struct strbuf *sb);
+
+/* kernel ctype: isspace() includes 0xa0 */
+static inline bool dd_isspace(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
+}
+
+/* address.c: queries naming exactly a set of sites */
+int address_sites(struct ddctl_table *table, const bool *selected,
+		  const char *class_name, const char *flags_word,
+		  struct strbuf *out);
+
+/* backend-procfs.c */
+int procfs_open(struct ddctl_ctx *ctx, const char *path);
+int procfs_write(struct ddctl_ctx *ctx, int fd, const char *buf,
+		 size_t len);
+int procfs_probe_negation(struct ddctl_ctx *ctx, const char *path);
+
+#endif

@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The query language, rule for rule as Linux 6.12 lib/dynamic_debug.c
+ * parses it (ddebug_exec_queries, ddebug_tokenize, ddebug_parse_query,
+ * ddebug_parse_flags), plus negated match-specs: `!module virtio*` and
+ * `module !virtio*` for func, file, module and format.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libddctl-private.h"
+
+static const char *const spec_names[DD_SPEC_NR] = {
+	[DD_SPEC_FUNC] = "func",
+	[DD_SPEC_FILE] = "file",
+	[DD_SPEC_MODULE] = "module",
+	[DD_SPEC_FORMAT] = "format",
+	[DD_SPEC_CLASS] = "class",
+};
+
+struct word {
+	char *s;
+	unsigned int column;
+};
+
+struct parser {
+	struct ddctl_queryset *set;
+	const char *query; /* the trimmed query text */
+	unsigned int index;
+	int err_column;
+	char *err_word;
+	char *err_msg;
+};
+
+static int fail(struct parser *p, const struct word *w, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct parser *p, const struct word *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->err_msg)
+		return -EINVAL;
+	va_start(ap, fmt);
+	if (vasprintf(&p->err_msg, fmt, ap) < 0)
+		p->err_msg = NULL;
+	va_end(ap);
+	p->err_word = strdup(w ? w->s : "");
+	p->err_column = w ? (int)w->column : 1;
+	return -EINVAL;
+}
+
+/* ddebug_tokenize(): whitespace-separated words, simple quotes, '#'. */
+static int tokenize(struct parser *p, char *buf, struct word *words)
+{
+	char *start = buf, *end;
+	int n = 0;
+
+	while (*buf) {
+		while (dd_isspace((unsigned char)*buf))
+			buf++;
+		if (!*buf || *buf == '#')
+			break;
+		if (n == DD_MAXWORDS) {
+			struct word w = { buf, (unsigned int)(buf - start) + 1 };
+
+			for (end = buf; *end && !dd_isspace((unsigned char)*end); end++)
+				;
+			*end = '\0';
+			return fail(p, &w,
+				    "too many words: a query has at most 4 match-specs and the flags (%d words)",
+				    DD_MAXWORDS);
+		}
+		words[n].column = (unsigned int)(buf - start) + 1;
+		if (*buf == '"' || *buf == '\'') {
+			char quote = *buf++;
+
+			for (end = buf; *end && *end != quote; end++)
+				;
+			if (!*end) {
+				words[n].s = buf - 1;
+				return fail(p, &words[n], "unclosed quote %c", quote);
+			}
+		} else {
+			for (end = buf; *end && !dd_isspace((unsigned char)*end); end++)
+				;
+		}
+		if (*end)
+			*end++ = '\0';
+		words[n++].s = buf;
+		buf = end;
+	}
+	return n;
+}
+
+static int parse_flags(struct parser *p, struct word *w, struct ddctl_query *q)
+{
+	static const char letters[] = "pmflts_";
+	static const unsigned int bits[] = {
+		DDCTL_FLAG_PRINT, DDCTL_FLAG_MODNAME, DDCTL_FLAG_FUNCNAME,
+		DDCTL_FLAG_LINENO, DDCTL_FLAG_TID, DDCTL_FLAG_SOURCENAME, 0,
+	};
+	const char *s = w->s, *l;
+
+	if (*s != '+' && *s != '-' && *s != '=')
+		return fail(p, w,
+			    "the last word must be the flags: an operator + - or = then letters from pmflts_");
+	q->op = *s++;
+	for (; *s; s++) {
+		l = strchr(letters, *s);
+		if (!l)
+			return fail(p, w, "unknown flag '%c' (flags are p m f l t s _)", *s);
+		q->flags |= bits[l - letters];
+	}
+	q->has_flags = true;
+	switch (q->op) {
+	case '=':
+		q->set_flags = q->flags;
+		q->mask = 0;
+		break;
+	case '+':
+		q->set_flags = q->flags;
+		q->mask = ~0u;
+		break;
+	default:
+		q->set_flags = 0;
+		q->mask = ~q->flags;
+		break;
+	}
+	return 0;
+}
+
+unsigned int query_apply(const struct ddctl_query *q, unsigned int flags)
+{
+	return ((flags & q->mask) | q->set_flags) & DD_FLAGS_ALL;
+}
+
+/* kstrtouint(s, 10): optional '+', digits, at most UINT_MAX. */
+static int parse_lineno(const char *s, unsigned int *val)
+{
+	unsigned long long v = 0;
+
+	if (!*s) {
+		*val = 0;
+		return 0;
+	}
+	if (*s == '+')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		v = v * 10 + (unsigned int)(*s - '0');
+		if (v > UINT_MAX)
+			return -ERANGE;
+	}
+	if (*s)
+		return -EINVAL;
+	*val = (unsigned int)v;
+	return 0;
+}
+
+static int parse_linerange(struct parser *p, struct word *w, char *first,
+			   struct ddctl_query *q)
+{
+	char *last = strchr(first, '-');
+	int r;
+
+	if (q->first_line || q->last_line)
+		return fail(p, w, "line range given twice");
+	if (last)
+		*last++ = '\0';
+	r = parse_lineno(first, &q->first_line);
+	if (r == 0 && last)
+		r = parse_lineno(last, &q->last_line);
+	if (r == -ERANGE)
+		return fail(p, w, "line number out of range");
+	if (r < 0)
+		return fail(p, w,
+			    "bad line number: expected N, N-M, -M or N- with decimal numbers");
+	if (!last) {
+		q->last_line = q->first_line;
+		return 0;
+	}
+	if (q->last_line == 0)
+		q->last_line = UINT_MAX;
+	if (q->last_line < q->first_line)
+		return fail(p, w, "last line %u is before first line %u",
+			    q->last_line, q->first_line);
+	return 0;
+}
+
+static bool kernel_isalpha(unsigned char c)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+		return true;
+	return c >= 0xc0 && c != 0xd7 && c != 0xf7;
+}
+
+static int octal_digit(char c)
+{
+	return c >= '0' && c <= '7' ? c - '0' : -1;
+}
+
+/* string_unescape_inplace(UNESCAPE_SPACE | UNESCAPE_OCTAL | UNESCAPE_SPECIAL) */
+static void unescape_query_format(char *s)
+{
+	char *out = s;
+	unsigned int num;
+	int n;
+
+	while (*s) {
+		if (s[0] != '\\' || s[1] == '\0') {
+			*out++ = *s++;
+			continue;
+		}
+		s++;
+		switch (*s) {
+		case 'n': *out++ = '\n'; s++; continue;
+		case 'r': *out++ = '\r'; s++; continue;
+		case 't': *out++ = '\t'; s++; continue;
+		case 'v': *out++ = '\v'; s++; continue;
+		case 'f': *out++ = '\f'; s++; continue;
+		}
+		if (octal_digit(*s) >= 0) {
+			const char *start = s;
+
+			num = (unsigned int)octal_digit(*s++);
+			while (num < 32 && (n = octal_digit(*s)) >= 0 &&
+			       s - start < 3) {
+				num = (num << 3) + (unsigned int)n;
+				s++;
+			}
+			*out++ = (char)num;
+			continue;
+		}
+		switch (*s) {
+		case '"': *out++ = '"'; s++; continue;
+		case '\\': *out++ = '\\'; s++; continue;
+		case 'a': *out++ = '\a'; s++; continue;
+		case 'e': *out++ = '\033'; s++; continue;
+		}
+		*out++ = '\\';
+		*out++ = *s++;
+	}
+	*out = '\0';
+}
+
+static int set_spec(struct parser *p, struct word *kw, struct ddctl_query *q,
+		    enum dd_spec spec, const char *value, bool negated)
+{
+	if (q->spec[spec])
+		return fail(p, kw, "%s given twice in one query",
+			    spec_names[spec]);
+	q->spec[spec] = strdup(value);
+	if (!q->spec[spec])
+		return -ENOMEM;
+	q->negated[spec] = negated;
+	return 0;
+}
+
+static int parse_pair(struct parser *p, struct word *kw, struct word *val,
+		      struct ddctl_query *q)
+{
+	const char *key = kw->s;
+	char *arg = val->s, *fline;
+	bool neg = false;
+	int r;
+
+	if (*key == '!') {
+		neg = true;
+		key++;
+	}
+	if (*arg == '!' && (!strcmp(key, "module") || !strcmp(key, "file") ||
+			    !strcmp(key, "func") || !strcmp(key, "format"))) {
+		if (neg)
+			return fail(p, val, "%s is negated twice", key);
+		neg = true;
+		arg++;
+	}
+	if (!strcmp(key, "func"))
+		return set_spec(p, kw, q, DD_SPEC_FUNC, arg, neg);
+	if (!strcmp(key, "module")) {
+		for (fline = arg; *fline; fline++)
+			if (*fline == '-')
+				*fline = '_';
+		return set_spec(p, kw, q, DD_SPEC_MODULE, arg, neg);
+	}
+	if (!strcmp(key, "format")) {
+		unescape_query_format(arg);
+		return set_spec(p, kw, q, DD_SPEC_FORMAT, arg, neg);
+	}
+	if (!strcmp(key, "file")) {
+		fline = strchr(arg, ':');
+		if (fline && neg)
+			return fail(p, val,
+				    "a negated file cannot carry :function or :lines; use a separate func or line match-spec");
+		if (fline)
+			*fline++ = '\0';
+		r = set_spec(p, kw, q, DD_SPEC_FILE, arg, neg);
+		if (r < 0 || !fline)
+			return r;
+		if (kernel_isalpha((unsigned char)*fline) || *fline == '*' ||
+		    *fline == '?')
+			return set_spec(p, val, q, DD_SPEC_FUNC, fline, false);
+		return parse_linerange(p, val, fline, q);
+	}
+	if (neg && (!strcmp(key, "line") || !strcmp(key, "class")))
+		return fail(p, kw, "%s cannot be negated (only module, file, func and format can)",
+			    key);
+	if (!strcmp(key, "line"))
+		return parse_linerange(p, val, arg, q);
+	if (!strcmp(key, "class"))
+		return set_spec(p, kw, q, DD_SPEC_CLASS, arg, false);
+	return fail(p, kw,
+		    "unknown keyword (expected func, file, module, format, line or class)");
+}
+
+static int parse_query(struct parser *p, char *text, unsigned int flags,
+		       struct ddctl_query *q)
+{
+	struct word words[DD_MAXWORDS];
+	int n, i, r, nspec;
+
+	n = tokenize(p, text, words);
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return fail(p, NULL, "empty query");
+	nspec = n;
+	if (!(flags & DDCTL_PARSE_MATCH_ONLY)) {
+		r = parse_flags(p, &words[n - 1], q);
+		if (r < 0)
+			return r;
+		nspec = n - 1;
+	}
+	if (nspec % 2)
+		return fail(p, &words[nspec - 1],
+			    "match-spec has no value: expected keyword-value pairs before the flags");
+	for (i = 0; i < nspec; i += 2) {
+		r = parse_pair(p, &words[i], &words[i + 1], q);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+void query_release(struct ddctl_query *q)
+{
+	int i;
+
+	for (i = 0; i < DD_SPEC_NR; i++)
+		free(q->spec[i]);
+	free(q->text);
+	free(q->canonical);
+	memset(q, 0, sizeof(*q));
+}
+
+/* Write a format so that the kernel unescapes it back to the same bytes. */
+static int add_format_word(struct strbuf *sb, const char *fmt)
+{
+	const unsigned char *s = (const unsigned char *)fmt;
+	int r = 0;
+
+	if (!*s)
+		return strbuf_adds(sb, "''");
+	for (; *s && r == 0; s++) {
+		bool plain = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+			     (*s >= '0' && *s <= '9') ||
+			     (*s != '\\' && *s != '"' && *s != '\'' && *s != ';' &&
+			      *s != '#' && *s > ' ' && *s < 0x7f &&
+			      !(*s == '!' && (const char *)s == fmt));
+
+		if (plain)
+			r = strbuf_addch(sb, (char)*s);
+		else
+			r = strbuf_addf(sb, "\\%03o", *s);
+	}
+	return r;
+}
+
+int query_build_canonical(struct ddctl_query *q)
+{
+	static const enum dd_spec order[] = {
+		DD_SPEC_MODULE, DD_SPEC_FILE, DD_SPEC_FUNC, DD_SPEC_FORMAT,
+		DD_SPEC_CLASS,
+	};
+	struct strbuf sb = { 0 };
+	char flags[DDCTL_FLAGS_BUFSZ];
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < ARRAY_SIZE(order) && r == 0; i++) {
+		enum dd_spec s = order[i];
+
+		if (!q->spec[s])
+			continue;
+		r = strbuf_addf(&sb, "%s%s ", q->negated[s] ? "!" : "",
+				spec_names[s]);
+		if (r == 0 && s == DD_SPEC_FORMAT)
+			r = add_format_word(&sb, q->spec[s]);
+		else if (r == 0)
+			r = strbuf_add_word(&sb, q->spec[s]);
+		if (r == 0)
+			r = strbuf_addch(&sb, ' ');
+	}
+	if (r == 0 && (q->first_line || q->last_line)) {
+		if (q->first_line == q->last_line)
+			r = strbuf_addf(&sb, "line %u ", q->first_line);
+		else if (q->last_line == UINT_MAX)
+			r = strbuf_addf(&sb, "line %u- ", q->first_line);
+		else
+			r = strbuf_addf(&sb, "line %u-%u ", q->first_line,
+					q->last_line);
+	}
+	if (r == 0 && q->has_flags) {
+		ddctl_flags_format(q->flags, flags);
+		flags[0] = q->op;
+		if (q->flags == 0)
+			flags[1] = '\0';
+		r = strbuf_adds(&sb, flags);
+	} else if (r == 0 && sb.len) {
+		sb.buf[--sb.len] = '\0';
+	}
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	free(q->canonical);
+	q->canonical = strbuf_steal(&sb);
+	return q->canonical ? 0 : -ENOMEM;
+}
+
+int queryset_append(struct ddctl_queryset *set, struct ddctl_query *q)
+{
+	struct ddctl_query *n;
+
+	if (set->count == set->alloc) {
+		size_t alloc = set->alloc ? set->alloc * 2 : 8;
+
+		n = realloc(set->queries, alloc * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		set->queries = n;
+		set->alloc = alloc;
+	}
+	set->queries[set->count++] = *q;
+	memset(q, 0, sizeof(*q));
+	return 0;
+}
+
+static void set_error(struct ddctl_queryset *set, struct parser *p)
+{
+	free(set->error);
+	free(set->error_word);
+	set->error_index = p->index;
+	set->error_column = (unsigned int)p->err_column;
+	set->error_word = p->err_word;
+	p->err_word = NULL;
+	if (asprintf(&set->error, "query %u \"%s\", column %u, word \"%s\": %s",
+		     p->index, p->query, set->error_column,
+		     set->error_word ? set->error_word : "",
+		     p->err_msg ? p->err_msg : "invalid") < 0)
+		set->error = NULL;
+	free(p->err_msg);
+	p->err_msg = NULL;
+}
+
+static void clear_error(struct ddctl_queryset *set)
+{
+	free(set->error);
+	free(set->error_word);
+	set->error = NULL;
+	set->error_word = NULL;
+	set->error_index = set->error_column = 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (dd_isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && dd_isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+DDCTL_EXPORT int ddctl_queryset_parse(struct ddctl_queryset *set,
+				      const char *text, unsigned int flags)
+{
+	size_t first = set->count;
+	struct parser p = { .set = set };
+	char *copy = strdup(text), *query, *split, *work;
+	struct ddctl_query q;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	clear_error(set);
+	p.index = (unsigned int)set->count;
+	for (query = copy; query && r == 0; query = split) {
+		split = strpbrk(query, ";\n");
+		if (split)
+			*split++ = '\0';
+		query = trim(query);
+		if (!*query || *query == '#')
+			continue;
+		p.index++;
+		p.query = query;
+		memset(&q, 0, sizeof(q));
+		q.text = strdup(query);
+		work = strdup(query);
+		if (!q.text || !work) {
+			free(work);
+			query_release(&q);
+			r = -ENOMEM;
+			break;
+		}
+		r = parse_query(&p, work, flags, &q);
+		free(work);
+		if (r == 0)
+			r = query_build_canonical(&q);
+		if (r == 0)
+			r = queryset_append(set, &q);
+		if (r == -EINVAL)
+			set_error(set, &p);
+		query_release(&q);
+	}
+	free(copy);
+	if (r < 0) {
+		while (set->count > first)
+			query_release(&set->queries[--set->count]);
+	}
+	return r;
+}
+
+DDCTL_EXPORT int ddctl_queryset_new(struct ddctl_ctx *ctx,
+				    struct ddctl_queryset **out)
+{
+	struct ddctl_queryset *set = calloc(1, sizeof(*set));
+
+	if (!set)
+		return -ENOMEM;
+	set->refcount = 1;
+	set->ctx = ddctl_ref(ctx);
+	*out = set;
+	return 0;
+}
+
+DDCTL_EXPORT struct ddctl_queryset *ddctl_queryset_ref(struct ddctl_queryset *set)
+{
+	if (set)
+		set->refcount++;
+	return set;
+}
+
+DDCTL_EXPORT struct ddctl_queryset *
+ddctl_queryset_unref(struct ddctl_queryset *set)
+{
+	size_t i;
+
+	if (!set || --set->refcount > 0)
+		return set;
+	for (i = 0; i < set->count; i++)
+		query_release(&set->queries[i]);
+	free(set->queries);
+	clear_error(set);
+	ddctl_unref(set->ctx);
+	free(set);
+	return NULL;
+}
+
+DDCTL_EXPORT const char *ddctl_queryset_get_error(const struct ddctl_queryset *set,
+						  unsigned int *index,
+						  unsigned int *column,
+						  const char **word)
+{
+	if (index)
+		*index = set->error_index;
+	if (column)
+		*column = set->error_column;
+	if (word)
+		*word = set->error_word ? set->error_word : "";
+	return set->error;
+}
+
+DDCTL_EXPORT size_t ddctl_queryset_get_count(const struct ddctl_queryset *set)
+{
+	return set->count;
+}
+
+DDCTL_EXPORT const struct ddctl_query *
+ddctl_queryset_get_query(const struct ddctl_queryset *set, size_t idx)
+{
+	return idx < set->count ? &set->queries[idx] : NULL;
+}
+
+DDCTL_EXPORT const char *ddctl_query_get_text(const struct ddctl_query *query)
+{
+	return query->text;
+}
+
+DDCTL_EXPORT const char *ddctl_query_get_canonical(const struct ddctl_query *query)
+{
+	return query->canonical;
+}
+
+DDCTL_EXPORT bool ddctl_query_is_negated(const struct ddctl_query *query)
+{
+	int i;
+
+	for (i = 0; i < DD_SPEC_NR; i++)
+		if (query->spec[i] && query->negated[i])
+			return true;
+	return false;
+}

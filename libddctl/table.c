@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The control-file reader. Lines look like
+ *   lib/foo.c:123 [mod]func =pf "format\n" class:NAME
+ * after a "# filename:lineno [module]function flags format" header.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libddctl-private.h"
+
+static const char flag_chars[] = "pmflts";
+static const unsigned int flag_bits[] = {
+	DDCTL_FLAG_PRINT, DDCTL_FLAG_MODNAME, DDCTL_FLAG_FUNCNAME,
+	DDCTL_FLAG_LINENO, DDCTL_FLAG_TID, DDCTL_FLAG_SOURCENAME,
+};
+
+/* The kernel prints flags in this order: p m f s l t. */
+DDCTL_EXPORT char *ddctl_flags_format(unsigned int flags, char *buf)
+{
+	static const char order[] = "pmfslt";
+	static const unsigned int bits[] = {
+		DDCTL_FLAG_PRINT, DDCTL_FLAG_MODNAME, DDCTL_FLAG_FUNCNAME,
+		DDCTL_FLAG_SOURCENAME, DDCTL_FLAG_LINENO, DDCTL_FLAG_TID,
+	};
+	char *p = buf;
+	size_t i;
+
+	*p++ = '=';
+	for (i = 0; i < ARRAY_SIZE(bits); i++)
+		if (flags & bits[i])
+			*p++ = order[i];
+	if (p == buf + 1)
+		*p++ = '_';
+	*p = '\0';
+	return buf;
+}
+
+static int flag_from_char(char c)
+{
+	const char *p = strchr(flag_chars, c);
+
+	if (c && p)
+		return (int)flag_bits[p - flag_chars];
+	return c == '_' ? 0 : -1;
+}
+
+static int octal(char c)
+{
+	return c >= '0' && c <= '7' ? c - '0' : -1;
+}
+
+/*
+ * Undo the escapes the kernel puts in formats: 6.12 escapes \t \r \n;
+ * other kernels also \" \\ and octal \ooo. Works in place.
+ */
+static void unescape_format(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (*s != '\\' || !s[1]) {
+			*out++ = *s;
+			continue;
+		}
+		switch (s[1]) {
+		case 'n': *out++ = '\n'; s++; continue;
+		case 't': *out++ = '\t'; s++; continue;
+		case 'r': *out++ = '\r'; s++; continue;
+		case 'v': *out++ = '\v'; s++; continue;
+		case 'f': *out++ = '\f'; s++; continue;
+		case '"': *out++ = '"'; s++; continue;
+		case '\\': *out++ = '\\'; s++; continue;
+		}
+		if (octal(s[1]) >= 0 && octal(s[2]) >= 0 && octal(s[3]) >= 0) {
+			*out++ = (char)(octal(s[1]) * 64 + octal(s[2]) * 8 +
+					octal(s[3]));
+			s += 3;
+			continue;
+		}
+		*out++ = *s;
+	}
+	*out = '\0';
+}
+
+static int parse_class(char *s, struct ddctl_site *site)
+{
+	static const char known[] = " class:";
+	static const char unknown[] = " class unknown, _id:";
+	char *end;
+	long id;
+
+	if (!*s)
+		return 0;
+	if (!strncmp(s, known, sizeof(known) - 1) && s[sizeof(known) - 1]) {
+		site->class_name = s + sizeof(known) - 1;
+		return 0;
+	}
+	if (!strncmp(s, unknown, sizeof(unknown) - 1)) {
+		s += sizeof(unknown) - 1;
+		id = strtol(s, &end, 10);
+		if (end == s || *end || id < 0)
+			return -1;
+		site->class_name = "";
+		site->class_id = (int)id;
+		return 0;
+	}
+	return -1;
+}
+
+/* Parse one NUL-terminated line in place. */
+static int parse_line(char *line, struct ddctl_site *site)
+{
+	char *sp, *colon, *p, *end, *q;
+	unsigned long lineno;
+	int bit;
+
+	site->class_id = -1;
+	sp = strchr(line, ' ');
+	if (!sp || sp[1] != '[')
+		return -1;
+	*sp = '\0';
+	colon = strrchr(line, ':');
+	if (!colon || colon == line)
+		return -1;
+	*colon = '\0';
+	lineno = strtoul(colon + 1, &end, 10);
+	if (end == colon + 1 || *end || lineno > 0xffffffffUL)
+		return -1;
+	site->file = line;
+	site->line = (unsigned int)lineno;
+	p = strrchr(line, '/');
+	site->basename = p ? p + 1 : line;
+
+	site->module = sp + 2;
+	p = strchr(site->module, ']');
+	if (!p)
+		return -1;
+	*p++ = '\0';
+	site->function = p;
+	p = strchr(p, ' ');
+	if (!p || p[1] != '=')
+		return -1;
+	*p = '\0';
+	p += 2;
+	site->flags = 0;
+	for (; *p && *p != ' '; p++) {
+		bit = flag_from_char(*p);
+		if (bit < 0)
+			return -1;
+		site->flags |= (unsigned int)bit;
+	}
+	if (p[0] != ' ' || p[1] != '"')
+		return -1;
+	site->format = p + 2;
+	q = strrchr(site->format, '"');
+	if (!q)
+		return -1;
+	*q = '\0';
+	if (parse_class(q + 1, site) < 0)
+		return -1;
+	unescape_format((char *)site->format);
+	return 0;
+}
+
+static int table_parse(struct ddctl_table *t)
+{
+	char *line = t->buf, *nl;
+	size_t n = 0, lines = 0, alloc = 0, lineno = 0;
+	char *p;
+
+	for (p = t->buf; (p = strchr(p, '\n')); p++)
+		lines++;
+	alloc = lines + 1;
+	t->sites = calloc(alloc, sizeof(*t->sites));
+	if (!t->sites)
+		return -ENOMEM;
+	for (; *line; line = nl) {
+		lineno++;
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		else
+			nl = line + strlen(line);
+		if (*line == '#' || *line == '\0')
+			continue;
+		if (parse_line(line, &t->sites[n]) < 0) {
+			err(t->ctx, "control file line %zu is not a callsite: %.80s\n",
+			    lineno, line);
+			return -EBADMSG;
+		}
+		n++;
+	}
+	t->count = n;
+	return 0;
+}
+
+static int table_new(struct ddctl_ctx *ctx, char *buf,
+		     struct ddctl_table **out)
+{
+	struct ddctl_table *t = calloc(1, sizeof(*t));
+	int r;
+
+	if (!t) {
+		free(buf);
+		return -ENOMEM;
+	}
+	t->refcount = 1;
+	t->ctx = ddctl_ref(ctx);
+	t->buf = buf;
+	r = table_parse(t);
+	if (r < 0) {
+		ddctl_table_unref(t);
+		return r;
+	}
+	*out = t;
+	return 0;
+}
+
+DDCTL_EXPORT int ddctl_table_new_from_buffer(struct ddctl_ctx *ctx,
+					     const char *buf, size_t len,
+					     struct ddctl_table **table)
+{
+	char *copy = malloc(len + 1);
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	if (strlen(copy) != len) {
+		err(ctx, "control text contains a NUL byte\n");
+		free(copy);
+		return -EBADMSG;
+	}
+	return table_new(ctx, copy, table);
+}
+
+/* Pseudo-files report size 0: read until EOF. */
+static int read_all(const char *path, char **out)
+{
+	size_t len = 0, alloc = 1 << 16;
+	char *buf = malloc(alloc), *n;
+	ssize_t r;
+	int fd, e;
+
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = -errno;
+		free(buf);
+		return e;
+	}
+	for (;;) {
+		if (alloc - len < 4096 + 1) {
+			alloc *= 2;
+			n = realloc(buf, alloc);
+			if (!n) {
+				e = -ENOMEM;
+				goto fail;
+			}
+			buf = n;
+		}
+		r = read(fd, buf + len, alloc - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			e = -errno;
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		free(buf);
+		return -EBADMSG;
+	}
+	*out = buf;
+	return 0;
+fail:
+	close(fd);
+	free(buf);
+	return e;
+}
+
+DDCTL_EXPORT int ddctl_table_read(struct ddctl_ctx *ctx,
+				  struct ddctl_table **table)
+{
+	const char *path;
+	char *buf = NULL;
+	int r;
+
+	r = ddctl_get_control_path(ctx, &path);
+	if (r < 0)
+		return r;
+	r = read_all(path, &buf);
+	if (r < 0) {
+		err(ctx, "cannot read %s: %s\n", path, strerror(-r));
+		return r;
+	}
+	return table_new(ctx, buf, table);
+}
+
+DDCTL_EXPORT struct ddctl_table *ddctl_table_ref(struct ddctl_table *table)
+{
+	if (table)
+		table->refcount++;
+	return table;
+}
+
+DDCTL_EXPORT struct ddctl_table *ddctl_table_unref(struct ddctl_table *table)
+{
+	if (!table || --table->refcount > 0)
+		return table;
+	ddctl_unref(table->ctx);
+	free(table->sites);
+	free(table->buf);
+	free(table);
+	return NULL;
+}
+
+DDCTL_EXPORT size_t ddctl_table_get_count(const struct ddctl_table *table)
+{
+	return table->count;
+}
+
+DDCTL_EXPORT const struct ddctl_site *
+ddctl_table_get_site(const struct ddctl_table *table, size_t idx)
+{
+	return idx < table->count ? &table->sites[idx] : NULL;
+}
+
+DDCTL_EXPORT const char *ddctl_site_get_file(const struct ddctl_site *site)
+{
+	return site->file;
+}
+
+DDCTL_EXPORT unsigned int ddctl_site_get_line(const struct ddctl_site *site)
+{
+	return site->line;
+}
+
+DDCTL_EXPORT const char *ddctl_site_get_module(const struct ddctl_site *site)
+{
+	return site->module;
+}
+
+DDCTL_EXPORT const char *ddctl_site_get_function(const struct ddctl_site *site)
+{
+	return site->function;
+}
+
+DDCTL_EXPORT const char *ddctl_site_get_format(const struct ddctl_site *site)
+{
+	return site->format;
+}
+
+DDCTL_EXPORT unsigned int ddctl_site_get_flags(const struct ddctl_site *site)
+{
+	return site->flags;
+}
+
+DDCTL_EXPORT const char *ddctl_site_get_class(const struct ddctl_site *site)
+{
+	return site->class_name;
+}
+
+DDCTL_EXPORT int ddctl_site_get_class_id(const struct ddctl_site *site)
+{
+	return site->class_id;
+}

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Transactions: a validated query set, predicted, reduced to the queries
+ * with a net effect, sent in one write (split only when it cannot fit),
+ * read back and compared; restored when the kernel refuses part of it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libddctl-private.h"
+
+struct ddctl_txn {
+	int refcount;
+	struct ddctl_ctx *ctx;
+	struct ddctl_queryset *set;
+	struct ddctl_table *table;
+	struct ddctl_plan *plan;
+	unsigned int flags;
+	char *sent;
+	unsigned int writes;
+	bool expanded, verified;
+	size_t mismatches;
+};
+
+DDCTL_EXPORT int ddctl_txn_new(struct ddctl_ctx *ctx,
+			       struct ddctl_queryset *set,
+			       struct ddctl_txn **out)
+{
+	struct ddctl_txn *txn;
+	size_t i;
+
+	if (!set->count || set->error)
+		return -EINVAL;
+	for (i = 0; i < set->count; i++)
+		if (!set->queries[i].has_flags)
+			return -EINVAL;
+	txn = calloc(1, sizeof(*txn));
+	if (!txn)
+		return -ENOMEM;
+	txn->refcount = 1;
+	txn->ctx = ddctl_ref(ctx);
+	txn->set = ddctl_queryset_ref(set);
+	*out = txn;
+	return 0;
+}
+
+DDCTL_EXPORT struct ddctl_txn *ddctl_txn_ref(struct ddctl_txn *txn)
+{
+	if (txn)
+		txn->refcount++;
+	return txn;
+}
+
+DDCTL_EXPORT struct ddctl_txn *ddctl_txn_unref(struct ddctl_txn *txn)
+{
+	if (!txn || --txn->refcount > 0)
+		return txn;
+	ddctl_plan_unref(txn->plan);
+	ddctl_table_unref(txn->table);
+	ddctl_queryset_unref(txn->set);
+	ddctl_unref(txn->ctx);
+	free(txn->sent);
+	free(txn);
+	return NULL;
+}
+
+DDCTL_EXPORT void ddctl_txn_set_flags(struct ddctl_txn *txn, unsigned int flags)
+{
+	txn->flags = flags;
+}
+
+DDCTL_EXPORT void ddctl_txn_set_table(struct ddctl_txn *txn,
+				      struct ddctl_table *table)
+{
+	ddctl_table_unref(txn->table);
+	txn->table = ddctl_table_ref(table);
+}
+
+/* Sites are the same callsite when module, file, line and function agree. */
+static int cmp_identity(const struct ddctl_site *a, const struct ddctl_site *b)
+{
+	int r = strcmp(a->module, b->module);
+
+	if (!r)
+		r = strcmp(a->file, b->file);
+	if (!r)
+		r = (a->line > b->line) - (a->line < b->line);
+	if (!r)
+		r = strcmp(a->function, b->function);
+	if (!r)
+		r = strcmp(a->format, b->format);
+	return r;
+}
+
+static int cmp_idx(const void *pa, const void *pb, void *data)
+{
+	const struct ddctl_table *t = data;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int r = cmp_identity(&t->sites[a], &t->sites[b]);
+
+	return r ? r : (a > b) - (a < b);
+}
+
+static size_t *sorted_index(const struct ddctl_table *t)
+{
+	size_t *idx = malloc((t->count + 1) * sizeof(*idx));
+	size_t i;
+
+	if (!idx)
+		return NULL;
+	for (i = 0; i < t->count; i++)
+		idx[i] = i;
+	qsort_r(idx, t->count, sizeof(*idx), cmp_idx, (void *)t);
+	return idx;
+}
+
+/*
+ * For each site of @now, the flags @want says it should have (sites
+ * matched by identity). Calls @fn for every site that differs.
+ */
+static int table_diff(const struct ddctl_table *want, const unsigned int *wflags,
+		      const struct ddctl_table *now,
+		      void (*fn)(size_t now_idx, unsigned int want_flags,
+				 void *data),
+		      void *data)
+{
+	size_t *wi = sorted_index(want), *ni = sorted_index(now);
+	size_t i = 0, j = 0;
+
+	if (!wi || !ni) {
+		free(wi);
+		free(ni);
+		return -ENOMEM;
+	}
+	while (i < want->count && j < now->count) {
+		int c = cmp_identity(&want->sites[wi[i]], &now->sites[ni[j]]);
+
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			unsigned int wf = wflags ? wflags[wi[i]] :
+						   want->sites[wi[i]].flags;
+
+			if (wf != now->sites[ni[j]].flags)
+				fn(ni[j], wf, data);
+			i++;
+			j++;
+		}
+	}
+	free(wi);
+	free(ni);
+	return 0;
+}
+
+struct mismatch {
+	struct ddctl_txn *txn;
+	const struct ddctl_table *now;
+};
+
+static void note_mismatch(size_t idx, unsigned int want, void *data)
+{
+	struct mismatch *m = data;
+	const struct ddctl_site *s = &m->now->sites[idx];
+	char a[DDCTL_FLAGS_BUFSZ], b[DDCTL_FLAGS_BUFSZ];
+
+	if (m->txn->mismatches++ < 10)
+		err(m->txn->ctx, "%s:%u [%s]%s is %s, predicted %s\n", s->file,
+		    s->line, s->module, s->function,
+		    ddctl_flags_format(s->flags, a),
+		    ddctl_flags_format(want, b));
+}
+
+static int txn_verify(struct ddctl_txn *txn)
+{
+	struct ddctl_table *now = NULL;
+	struct mismatch m = { .txn = txn };
+	int r;
+
+	r = ddctl_table_read(txn->ctx, &now);
+	if (r < 0)
+		return r;
+	m.now = now;
+	r = table_diff(txn->table, txn->plan->final, now, note_mismatch, &m);
+	txn->verified = r == 0;
+	ddctl_table_unref(now);
+	if (!r && txn->mismatches) {
+		err(txn->ctx, "%zu sites differ from the prediction\n",
+		    txn->mismatches);
+		r = -EPROTO;
+	}
+	return r;
+}
+
+struct restore {
+	bool *selected;
+	unsigned int *want;
+};
+
+static void note_restore(size_t idx, unsigned int want, void *data)
+{
+	struct restore *r = data;
+
+	r->selected[idx] = true;
+	r->want[idx] = want;
+}
+
+static int write_text(struct ddctl_txn *txn, int fd, const char *text,
+		      bool count);
+
+/* Put every site back to the flags it had before the transaction. */
+static int txn_restore(struct ddctl_txn *txn, int fd)
+{
+	struct ddctl_table *now = NULL;
+	struct restore rs = { 0 };
+	struct strbuf sb = { 0 };
+	char flags[DDCTL_FLAGS_BUFSZ];
+	unsigned int f;
+	size_t s;
+	int r;
+
+	r = ddctl_table_read(txn->ctx, &now);
+	if (r < 0)
+		return r;
+	rs.selected = calloc(now->count + 1, sizeof(*rs.selected));
+	rs.want = calloc(now->count + 1, sizeof(*rs.want));
+	r = rs.selected && rs.want ? 0 : -ENOMEM;
+	if (!r)
+		r = table_diff(txn->table, NULL, now, note_restore, &rs);
+	for (f = 0; !r && f <= DD_FLAGS_ALL; f++) {
+		bool any = false;
+		bool *sel = calloc(now->count + 1, sizeof(*sel));
+
+		if (!sel) {
+			r = -ENOMEM;
+			break;
+		}
+		for (s = 0; s < now->count; s++) {
+			sel[s] = rs.selected[s] && rs.want[s] == f;
+			any |= sel[s];
+		}
+		ddctl_flags_format(f, flags);
+		if (any)
+			r = address_sites(now, sel, NULL, f ? flags : "=", &sb);
+		free(sel);
+	}
+	if (!r && sb.len) {
+		err(txn->ctx, "restoring the sites already changed\n");
+		r = write_text(txn, fd, sb.buf, false);
+	}
+	strbuf_release(&sb);
+	free(rs.selected);
+	free(rs.want);
+	ddctl_table_unref(now);
+	return r;
+}
+
+/* Write @text in as few writes as the kernel's limit allows. */
+static int write_text(struct ddctl_txn *txn, int fd, const char *text,
+		      bool count)
+{
+	const char *p = text, *end, *nl;
+	size_t len;
+	int r;
+
+	while (*p) {
+		end = p;
+		while ((nl = strchr(end, '\n')) && (size_t)(nl + 1 - p) <= DD_WRITE_MAX)
+			end = nl + 1;
+		if (end == p)
+			end = p + strlen(p);
+		len = (size_t)(end - p);
+		if (len > DD_WRITE_MAX) {
+			err(txn->ctx, "a single query is longer than the kernel accepts\n");
+			return -E2BIG;
+		}
+		r = procfs_write(txn->ctx, fd, p, len);
+		if (r < 0)
+			return r;
+		if (count)
+			txn->writes++;
+		p = end;
+	}
+	return 0;
+}
+
+/* Can query @i go without changing the final state? */
+static bool query_is_redundant(struct ddctl_queryset *set, const bool *keep,
+			       size_t i, struct ddctl_table *t,
+			       const unsigned int *final)
+{
+	size_t s, j;
+
+	for (s = 0; s < t->count; s++) {
+		unsigned int f = t->sites[s].flags;
+
+		if (!ddctl_query_matches(&set->queries[i], &t->sites[s]))
+			continue;
+		for (j = 0; j < set->count; j++)
+			if (j != i && keep[j] &&
+			    ddctl_query_matches(&set->queries[j], &t->sites[s]))
+				f = query_apply(&set->queries[j], f);
+		if (f != final[s])
+			return false;
+	}
+	return true;
+}
+
+#define REDUNDANCY_CHECK_MAX 64
+
+/* The text to send: the queries of @set that have a net effect. */
+static int build_text(struct ddctl_txn *txn, struct ddctl_queryset *set)
+{
+	struct ddctl_plan *plan = NULL;
+	struct strbuf sb = { 0 };
+	bool *keep;
+	size_t i;
+	int r;
+
+	r = ddctl_plan_new(set, txn->table, &plan);
+	if (r < 0)
+		return r;
+	keep = calloc(set->count + 1, sizeof(*keep));
+	if (!keep) {
+		ddctl_plan_unref(plan);
+		return -ENOMEM;
+	}
+	for (i = 0; i < set->count; i++)
+		keep[i] = plan->changed[i] > 0 && plan->nchanges > 0;
+	for (i = 0; set->count <= REDUNDANCY_CHECK_MAX && i < set->count; i++)
+		if (keep[i] && query_is_redundant(set, keep, i, txn->table,
+						  plan->final))
+			keep[i] = false;
+	for (i = 0; !r && i < set->count; i++) {
+		if (!keep[i]) {
+			dbg(txn->ctx, "query %zu has no net effect: not sent\n",
+			    i + 1);
+			continue;
+		}
+		r = strbuf_adds(&sb, set->queries[i].canonical);
+		if (!r)
+			r = strbuf_addch(&sb, '\n');
+	}
+	free(keep);
+	ddctl_plan_unref(plan);
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	free(txn->sent);
+	txn->sent = strbuf_steal(&sb);
+	return txn->sent ? 0 : -ENOMEM;
+}
+
+/* Module words that name no loaded module may be aliases (libkmod). */
+static void resolve_aliases(struct ddctl_txn *txn)
+{
+	struct ddctl_table *t = txn->table;
+	size_t i, s;
+
+	for (i = 0; i < txn->set->count; i++) {
+		struct ddctl_query *q = &txn->set->queries[i];
+		char *name = NULL;
+		bool known = false;
+
+		if (!q->spec[DD_SPEC_MODULE] || q->negated[DD_SPEC_MODULE] ||
+		    dd_has_wildcard(q->spec[DD_SPEC_MODULE]))
+			continue;
+		for (s = 0; s < t->count && !known; s++)
+			known = !strcmp(t->sites[s].module, q->spec[DD_SPEC_MODULE]);
+		if (known || ddctl_module_resolve(txn->ctx, q->spec[DD_SPEC_MODULE],
+						  &name) < 0)
+			continue;
+		if (strcmp(name, q->spec[DD_SPEC_MODULE])) {
+			info(txn->ctx, "query %zu: %s is an alias of module %s\n",
+			     i + 1, q->spec[DD_SPEC_MODULE], name);
+			free(q->spec[DD_SPEC_MODULE]);
+			q->spec[DD_SPEC_MODULE] = name;
+			name = NULL;
+			query_build_canonical(q);
+		}
+		free(name);
+	}
+}
+
+static bool set_is_negated(const struct ddctl_queryset *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->count; i++)
+		if (ddctl_query_is_negated(&set->queries[i]))
+			return true;
+	return false;
+}
+
+static int txn_send(struct ddctl_txn *txn)
+{
+	const char *path;
+	int fd, r, r2;
+
+	r = ddctl_get_control_path(txn->ctx, &path);
+	if (r < 0)
+		return r;
+	fd = procfs_open(txn->ctx, path);
+	if (fd < 0)
+		return fd;
+	r = write_text(txn, fd, txn->sent, true);
+	if (r < 0 && ctx_control_is_kernel(txn->ctx)) {
+		r2 = txn_restore(txn, fd);
+		if (r2 < 0)
+			err(txn->ctx, "restoring failed: %s; the kernel may be left half-configured\n",
+			    strerror(-r2));
+	}
+	close(fd);
+	if (txn->writes > 1)
+		info(txn->ctx, "the set did not fit in one write: sent in %u writes\n",
+		     txn->writes);
+	return r;
+}
+
+DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
+{
+	struct ddctl_queryset *work = NULL;
+	unsigned int features = 0;
+	int r;
+
+	if (!txn->table) {
+		r = ddctl_table_read(txn->ctx, &txn->table);
+		if (r < 0)
+			return r;
+	}
+	resolve_aliases(txn);
+	ddctl_plan_unref(txn->plan);
+	txn->plan = NULL;
+	r = ddctl_plan_new(txn->set, txn->table, &txn->plan);
+	if (r < 0)
+		return r;
+	if (txn->plan->nchanges == 0) {
+		free(txn->sent);
+		txn->sent = strdup("");
+		return txn->sent ? 0 : -ENOMEM;
+	}
+	work = ddctl_queryset_ref(txn->set);
+	if (set_is_negated(txn->set)) {
+		ddctl_get_features(txn->ctx, &features);
+		if (!(features & DDCTL_FEATURE_NEGATION)) {
+			ddctl_queryset_unref(work);
+			r = ddctl_queryset_expand(txn->set, txn->table, &work);
+			if (r < 0)
+				return r;
+			txn->expanded = true;
+		}
+	}
+	r = build_text(txn, work);
+	ddctl_queryset_unref(work);
+	if (r < 0 || (txn->flags & DDCTL_TXN_CHECK))
+		return r;
+	r = txn_send(txn);
+	if (r < 0)
+		return r;
+	if (!(txn->flags & DDCTL_TXN_NO_VERIFY) && ctx_control_is_kernel(txn->ctx))
+		r = txn_verify(txn);
+	return r;
+}
+
+DDCTL_EXPORT struct ddctl_plan *ddctl_txn_get_plan(const struct ddctl_txn *txn)
+{
+	return txn->plan;
+}
+
+DDCTL_EXPORT const char *ddctl_txn_get_sent(const struct ddctl_txn *txn)
+{
+	return txn->sent;
+}
+
+DDCTL_EXPORT unsigned int ddctl_txn_get_write_count(const struct ddctl_txn *txn)
+{
+	return txn->writes;
+}
+
+DDCTL_EXPORT bool ddctl_txn_was_expanded(const struct ddctl_txn *txn)
+{
+	return txn->expanded;
+}
+
+DDCTL_EXPORT size_t ddctl_txn_get_mismatch_count(const struct ddctl_txn *txn)
+{
+	return txn->mismatches;
+}
+
+DDCTL_EXPORT bool ddctl_txn_was_verified(const struct ddctl_txn *txn)
+{
+	return txn->verified;
+}

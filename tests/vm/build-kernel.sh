@@ -1,0 +1,172 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# build-kernel.sh stock|patched
+#
+# Builds a Linux 6.12 guest kernel for the ddctl VM tests from Debian's
+# linux-source-6.12 tarball: `make tinyconfig` + tests/vm/kconfig.fragment,
+# and for "patched" the series in kernel-patches/ on top.
+#
+# The build lives OUTSIDE the clone, in
+#   ${DDCTL_KCACHE:-/var/cache/ddctl/kernels}/<key>/
+#       src/        patched or pristine source tree
+#       build/      O= build directory (usable for out-of-tree modules)
+#       bzImage     the kernel image
+#       modules/    virtio_net.ko virtio_blk.ko virtio_balloon.ko
+#                   test_dynamic_debug.ko
+#       info        what went into the key
+#       ok          stamp: the build completed
+# where <key> = sha256(tarball checksum + fragment + each patch in series).
+# A rerun with nothing changed only recomputes the key (seconds) and prints
+# the cache path. The last line printed on stdout is always the cache path.
+#
+# Concurrent invocations for the same key serialise on a flock.
+
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+KIND=${1:-}
+TARBALL=${DDCTL_KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+FRAGMENT=$HERE/kconfig.fragment
+PATCHDIR=${DDCTL_KPATCH_DIR:-$REPO/kernel-patches}
+CACHE=${DDCTL_KCACHE:-/var/cache/ddctl/kernels}
+JOBS=${JOBS:-$(nproc)}
+
+die() { echo "build-kernel.sh: error: $*" >&2; exit 1; }
+log() { echo "build-kernel.sh: $*" >&2; }
+
+case "$KIND" in
+stock|patched) ;;
+*) echo "usage: $0 stock|patched" >&2; exit 2 ;;
+esac
+
+[ -r "$TARBALL" ] || die "kernel source $TARBALL not found (apt-get install linux-source-6.12, or run tests/vm/deps.sh)"
+[ -r "$FRAGMENT" ] || die "config fragment $FRAGMENT not found"
+
+patches=()
+if [ "$KIND" = patched ]; then
+	[ -f "$PATCHDIR/series" ] || die "no patch series: $PATCHDIR/series does not exist yet (kernel patches not written); only 'stock' can be built"
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%%#*}
+		line=$(echo "$line" | sed 's/^[[:space:]]*//;s/[[:space:]]*$//')
+		[ -n "$line" ] || continue
+		[ -f "$PATCHDIR/$line" ] || die "patch '$line' listed in $PATCHDIR/series does not exist"
+		patches+=("$PATCHDIR/$line")
+	done < "$PATCHDIR/series"
+	[ ${#patches[@]} -gt 0 ] || die "$PATCHDIR/series lists no patches"
+fi
+
+mkdir -p "$CACHE"
+
+# Tarball checksum: hashing 150 MB costs ~0.5 s, but cache it by size+mtime
+# anyway so a rerun is as cheap as possible.
+tb_stat=$(stat -c '%s %Y' "$TARBALL")
+tb_sumfile=$CACHE/.tarball-sha256
+tb_sum=
+if [ -f "$tb_sumfile" ] && [ "$(head -n1 "$tb_sumfile")" = "$TARBALL $tb_stat" ]; then
+	tb_sum=$(sed -n 2p "$tb_sumfile")
+fi
+if [ -z "$tb_sum" ]; then
+	tb_sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
+	printf '%s\n%s\n' "$TARBALL $tb_stat" "$tb_sum" > "$tb_sumfile.$$" && mv "$tb_sumfile.$$" "$tb_sumfile"
+fi
+
+info=$( {
+	echo "tarball $(basename "$TARBALL") sha256 $tb_sum"
+	echo "fragment sha256 $(sha256sum < "$FRAGMENT" | cut -d' ' -f1)"
+	echo "kind $KIND"
+	for p in "${patches[@]}"; do
+		echo "patch $(basename "$p") sha256 $(sha256sum < "$p" | cut -d' ' -f1)"
+	done
+} )
+key=$(printf '%s\n' "$info" | sha256sum | cut -d' ' -f1)
+OUT=$CACHE/$key
+
+if [ -f "$OUT/ok" ]; then
+	log "$KIND kernel up to date (cached)"
+	echo "$OUT"
+	exit 0
+fi
+
+mkdir -p "$OUT"
+exec 9> "$OUT/.lock"
+if ! flock -n 9; then
+	log "another build of $KIND ($key) is running; waiting for its lock"
+	flock 9
+fi
+if [ -f "$OUT/ok" ]; then
+	log "$KIND kernel built by a concurrent invocation"
+	echo "$OUT"
+	exit 0
+fi
+
+t0=$(date +%s)
+log "building $KIND kernel in $OUT (-j$JOBS)"
+printf '%s\n' "$info" > "$OUT/info"
+
+# Source tree: (re)extract from scratch so a half-applied series never
+# survives a failed attempt.
+# (A pristine tree left by a failed stock build is reused.)
+if [ "$KIND" = stock ] && [ -f "$OUT/src/.ddctl-pristine" ]; then
+	log "reusing extracted source in $OUT/src"
+else
+	rm -rf "$OUT/src" "$OUT/src.tmp"
+	mkdir -p "$OUT/src.tmp"
+	log "extracting $TARBALL"
+	tar -xf "$TARBALL" -C "$OUT/src.tmp" --strip-components=1
+	[ "$KIND" = patched ] || touch "$OUT/src.tmp/.ddctl-pristine"
+	mv "$OUT/src.tmp" "$OUT/src"
+fi
+
+if [ "$KIND" = patched ]; then
+	for p in "${patches[@]}"; do
+		log "applying $(basename "$p")"
+		if ! patch -d "$OUT/src" -p1 --forward --batch --quiet < "$p" > "$OUT/patch.log" 2>&1; then
+			cat "$OUT/patch.log" >&2
+			rm -rf "$OUT/src"
+			die "patch $(basename "$p") does not apply to linux-source-6.12 (see output above)"
+		fi
+	done
+fi
+
+mkdir -p "$OUT/build"
+MK=(make -C "$OUT/src" O="$OUT/build" ARCH=x86_64)
+"${MK[@]}" -s tinyconfig
+(cd "$OUT/build" && "$OUT/src/scripts/kconfig/merge_config.sh" -m -O "$OUT/build" "$OUT/build/.config" "$FRAGMENT" >/dev/null)
+"${MK[@]}" -s olddefconfig
+
+# Every option in the fragment must have survived olddefconfig.
+bad=0
+while IFS= read -r line; do
+	case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+	opt=${line%%=*}
+	want=${line#*=}
+	got=$(grep -E "^$opt=" "$OUT/build/.config" | head -n1 | cut -d= -f2- || true)
+	if [ "$got" != "$want" ]; then
+		echo "build-kernel.sh: config: $opt wanted $want, got '${got:-is not set}'" >&2
+		bad=1
+	fi
+done < "$FRAGMENT"
+[ $bad = 0 ] || die "kconfig fragment not fully applied (missing dependencies?); see above"
+
+log "compiling (log: $OUT/build.log)"
+if ! "${MK[@]}" -j"$JOBS" bzImage modules > "$OUT/build.log" 2>&1; then
+	tail -n 40 "$OUT/build.log" >&2
+	die "kernel build failed; full log in $OUT/build.log"
+fi
+
+mkdir -p "$OUT/modules"
+for m in virtio_net virtio_blk virtio_balloon test_dynamic_debug; do
+	ko=$(find "$OUT/build" -name "$m.ko" | head -n1)
+	[ -n "$ko" ] || die "module $m.ko was not built"
+	cp "$ko" "$OUT/modules/"
+done
+cp "$OUT/build/arch/x86/boot/bzImage" "$OUT/bzImage"
+"${MK[@]}" -s kernelrelease > "$OUT/kernelrelease"
+echo "built in $(( $(date +%s) - t0 )) s on $(date -u +%FT%TZ)" >> "$OUT/info"
+touch "$OUT/ok"
+# Convenience symlink: latest build of each kind.
+ln -sfn "$key" "$CACHE/$KIND"
+log "done in $(( $(date +%s) - t0 )) s"
+echo "$OUT"

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers for the guest test scripts (sourced; busybox sh).
+# Results are TAP-ish lines on the console prefixed with @@DDCTL@@ so the
+# host can pick them out of the kernel's own messages:
+#   @@DDCTL@@ RESULT ok NAME
+#   @@DDCTL@@ RESULT not ok NAME # reason
+#   @@DDCTL@@ RESULT skip NAME # reason
+CONTROL=/proc/dynamic_debug/control
+[ -r $CONTROL ] || CONTROL=/sys/kernel/debug/dynamic_debug/control
+MODDIR=/lib/modules/ddctl
+OUT=${DDCTL_OUT:-/out}
+
+ok()    { echo "@@DDCTL@@ RESULT ok $1"; }
+notok() { echo "@@DDCTL@@ RESULT not ok $1 # $2"; }
+skip()  { echo "@@DDCTL@@ RESULT skip $1 # $2"; }
+note()  { echo "@@DDCTL@@ NOTE $*"; }
+check() { # check NAME REASON-IF-FAILED COMMAND...
+	n=$1; r=$2; shift 2
+	if "$@"; then ok "$n"; else notok "$n" "$r"; fi
+}
+
+has_ddctl() { command -v ddctl >/dev/null 2>&1; }
+
+# load MODULE [PARAMS...]: insmod from $MODDIR unless loaded already
+load() {
+	m=$1; shift
+	grep -q "^$m " /proc/modules && return 0
+	insmod "$MODDIR/$m.ko" "$@"
+}
+
+load_std() {
+	for m in virtio_net virtio_blk virtio_balloon; do load $m || note "insmod $m failed"; done
+	load test_dynamic_debug || note "insmod test_dynamic_debug failed"
+}
+
+# the control file without its header line
+control() { tail -n +2 $CONTROL; }
+
+# flags column of every site of module M, one per line
+flags_of_module() { control | awk -v m="[$1]" '$2 == m { print $3 }'; }
+
+# reset every site (including class-restricted ones) to =_
+reset_all() {
+	echo '=_' > $CONTROL
+	for c in $(control | sed -n 's/.* class:\([^ ]*\)$/\1/p' | sort -u); do
+		echo "class $c =_" > $CONTROL
+	done
+}
+
+[ "$1" = load ] && load_std

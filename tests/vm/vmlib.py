@@ -1,0 +1,235 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Host side of the ddctl VM tests: build kernels/modules/initramfs, boot
+QEMU (TCG) with a timeout, collect the serial log and the bulk results.
+
+Channels:
+  ttyS0 (console)  -> RUN/console.log; guest results are lines starting
+                      with "@@DDCTL@@ " (RESULT ok|not ok|skip NAME # why,
+                      NOTE ..., BOOTED ..., END rc=N)
+  ttyS1 (raw)      -> RUN/data.bin: gzip'ed tar of the guest's /out,
+                      extracted into RUN/out/
+"""
+
+import gzip
+import io
+import os
+import re
+import shutil
+import subprocess
+import tarfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+CACHE = os.environ.get("DDCTL_KCACHE", "/var/cache/ddctl/kernels")
+MODULE_SIZES = (256, 2000)
+BAD_RE = re.compile(r"Oops|WARNING:|BUG:|Call Trace|kernel BUG|"
+                    r"general protection")
+MARK = "@@DDCTL@@ "
+
+
+class Unavailable(Exception):
+    """The VM cannot be run here (reason in str())."""
+
+
+def log(msg):
+    print(f"# vm: {msg}", flush=True)
+
+
+def qemu_binary():
+    return shutil.which("qemu-system-x86_64")
+
+
+def build_kernel(kind):
+    """Returns the cache dir of the kernel; raises Unavailable."""
+    r = subprocess.run([os.path.join(HERE, "build-kernel.sh"), kind],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if r.returncode:
+        err = r.stderr.strip().splitlines()
+        raise Unavailable(err[-1] if err else f"build-kernel.sh {kind} failed")
+    return r.stdout.strip().splitlines()[-1]
+
+
+def build_modules(kdir, sizes=MODULE_SIZES):
+    for k in sizes:
+        r = subprocess.run([os.path.join(HERE, "gen-module.py"), "--build",
+                            kdir, str(k)], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        if r.returncode:
+            raise Unavailable(f"building ddctl_sites_{k} failed: "
+                              f"{r.stderr.strip()[-500:]}")
+
+
+def build_initramfs(kdir, out, ddctl=None):
+    cmd = [os.path.join(HERE, "mkinitramfs.sh"), "-k", kdir, "-o", out]
+    if ddctl:
+        cmd += ["-d", ddctl]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def prepare(kind, workdir, ddctl=None, sizes=MODULE_SIZES):
+    """kernel + modules + initramfs for KIND; returns (kdir, initrd)."""
+    if not qemu_binary():
+        raise Unavailable("qemu-system-x86_64 not installed "
+                          "(run tests/vm/deps.sh)")
+    kdir = build_kernel(kind)
+    build_modules(kdir, sizes)
+    os.makedirs(workdir, exist_ok=True)
+    initrd = os.path.join(workdir, f"initramfs-{kind}.cpio.gz")
+    build_initramfs(kdir, initrd, ddctl)
+    return kdir, initrd
+
+
+class Boot:
+    """Outcome of one boot."""
+
+    def __init__(self, rundir):
+        self.rundir = rundir
+        self.console = ""
+        self.status = None      # "done", "hang", "crash"
+        self.rc = None          # guest script exit status
+        self.results = []       # (status, name, reason)
+        self.notes = []
+        self.bad_lines = []
+        self.seconds = 0.0
+        self.nproc = None
+
+    @property
+    def outdir(self):
+        return os.path.join(self.rundir, "out")
+
+    def summary(self):
+        return (f"{self.status} rc={self.rc} in {self.seconds:.1f}s, "
+                f"log {os.path.join(self.rundir, 'console.log')}")
+
+
+def qemu_cmd(kdir, initrd, smp, mem, append, console_path, data_path,
+             interactive=False):
+    cmd = [qemu_binary(), "-accel", "tcg", "-smp", str(smp), "-m", str(mem),
+           "-kernel", os.path.join(kdir, "bzImage"), "-initrd", initrd,
+           "-no-reboot", "-nic", "none", "-display", "none",
+           "-device", "virtio-balloon-pci"]
+    if interactive:
+        cmd += ["-serial", "mon:stdio"]
+    else:
+        cmd += ["-monitor", "none", "-serial", f"file:{console_path}"]
+    cmd += ["-serial", f"file:{data_path}" if data_path else "null"]
+    cmd += ["-append", append]
+    return cmd
+
+
+def boot_once(kdir, initrd, script, rundir, smp=4, mem=512, timeout=300,
+              extra_append=""):
+    os.makedirs(rundir, exist_ok=True)
+    con = os.path.join(rundir, "console.log")
+    data = os.path.join(rundir, "data.bin")
+    for p in (con, data):
+        if os.path.exists(p):
+            os.unlink(p)
+    shutil.rmtree(os.path.join(rundir, "out"), ignore_errors=True)
+    append = (f"console=ttyS0 loglevel=5 panic=-1 ddctl.run={script} "
+              f"ddctl.ncpu={smp} {extra_append}").strip()
+    cmd = qemu_cmd(kdir, initrd, smp, mem, append, con, data)
+    with open(os.path.join(rundir, "cmd.txt"), "w") as fp:
+        fp.write(" ".join(repr(c) if " " in c else c for c in cmd) + "\n")
+    b = Boot(rundir)
+    t0 = time.time()
+    try:
+        subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=timeout)
+        hung = False
+    except subprocess.TimeoutExpired:
+        hung = True
+    b.seconds = time.time() - t0
+    try:
+        with open(con, "rb") as fp:
+            b.console = fp.read().decode("utf-8", "replace")
+    except FileNotFoundError:
+        b.console = ""
+    for line in b.console.splitlines():
+        line = line.rstrip("\r")
+        i = line.find(MARK)
+        if i >= 0:
+            rest = line[i + len(MARK):]
+            if rest.startswith("END rc="):
+                b.rc = int(rest[len("END rc="):].split()[0])
+            elif rest.startswith("RESULT "):
+                m = re.match(r"RESULT (ok|not ok|skip) (\S+)(?: # (.*))?$",
+                             rest)
+                if m:
+                    b.results.append((m.group(1), m.group(2),
+                                      m.group(3) or ""))
+            elif rest.startswith("NOTE "):
+                b.notes.append(rest[5:])
+            elif rest.startswith("BOOTED "):
+                m = re.search(r"nproc=(\d+)", rest)
+                b.nproc = int(m.group(1)) if m else None
+            continue
+        if BAD_RE.search(line):
+            b.bad_lines.append(line)
+    if b.rc is not None:
+        b.status = "done"
+    elif hung:
+        b.status = "hang"
+    else:
+        b.status = "crash"
+    # bulk data
+    if os.path.exists(data) and os.path.getsize(data) > 0:
+        try:
+            raw = open(data, "rb").read()
+            tgz = gzip.GzipFile(fileobj=io.BytesIO(raw))
+            with tarfile.open(fileobj=io.BytesIO(tgz.read())) as tf:
+                tf.extractall(b.outdir)
+        except Exception as e:  # noqa: BLE001
+            b.notes.append(f"could not unpack data channel: {e}")
+    dm = os.path.join(b.outdir, "dmesg.txt")
+    if os.path.exists(dm):
+        for line in open(dm, errors="replace"):
+            if BAD_RE.search(line) and line.rstrip() not in b.bad_lines:
+                b.bad_lines.append("dmesg: " + line.rstrip())
+    return b
+
+
+def boot(kdir, initrd, script, rundir, retry=True, **kw):
+    """Boot, retrying once on a hang. Returns the last Boot; .attempts
+    lists all of them."""
+    b = boot_once(kdir, initrd, script, rundir, **kw)
+    attempts = [b]
+    if b.status == "hang" and retry:
+        log(f"boot hung ({b.summary()}); retrying once")
+        os.rename(rundir, rundir + ".hang1")
+        b = boot_once(kdir, initrd, script, rundir, **kw)
+        b.first_hang = rundir + ".hang1"
+        attempts.append(b)
+    b.attempts = attempts
+    return b
+
+
+def boot_kind(kind, script, logdir, ddctl=None, stock_fallback=True, **kw):
+    """Prepare and boot KIND. When the patched kernel hangs twice, boot the
+    stock kernel with the same script to tell a stock (TCG) hang from a
+    patch-caused one; the verdict goes to b.hang_verdict."""
+    workdir = os.path.join(logdir, "work")
+    kdir, initrd = prepare(kind, workdir, ddctl)
+    rundir = os.path.join(logdir, f"{kind}-{script}")
+    b = boot(kdir, initrd, script, rundir, **kw)
+    b.hang_verdict = None
+    if b.status == "hang":
+        if kind == "patched" and stock_fallback:
+            log("patched kernel hung twice; booting stock with the same "
+                "script")
+            skdir, sinitrd = prepare("stock", workdir, ddctl)
+            s = boot(skdir, sinitrd, script, rundir + ".stock-check", **kw)
+            if s.status == "hang":
+                b.hang_verdict = ("stock kernel hangs too: TCG/environment "
+                                  "hang, not caused by the patches")
+            else:
+                b.hang_verdict = ("stock kernel completes the same script: "
+                                  "hang CAUSED BY THE PATCHES")
+        else:
+            b.hang_verdict = f"{kind} kernel hung twice"
+        log(b.hang_verdict)
+    return b
