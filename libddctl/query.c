@@ -23,6 +23,7 @@ static const char *const spec_names[DD_SPEC_NR] = {
 
 struct word {
 	char *s;
+	const char *orig; /* as written, before in-place parsing */
 	unsigned int column;
 };
 
@@ -48,7 +49,7 @@ static int fail(struct parser *p, const struct word *w, const char *fmt, ...)
 	if (vasprintf(&p->err_msg, fmt, ap) < 0)
 		p->err_msg = NULL;
 	va_end(ap);
-	p->err_word = strdup(w ? w->s : "");
+	p->err_word = strdup(w ? (w->orig ? w->orig : w->s) : "");
 	p->err_column = w ? (int)w->column : 1;
 	return -EINVAL;
 }
@@ -65,7 +66,7 @@ static int tokenize(struct parser *p, char *buf, struct word *words)
 		if (!*buf || *buf == '#')
 			break;
 		if (n == DD_MAXWORDS) {
-			struct word w = { buf, (unsigned int)(buf - start) + 1 };
+			struct word w = { buf, NULL, (unsigned int)(buf - start) + 1 };
 
 			for (end = buf; *end && !dd_isspace((unsigned char)*end); end++)
 				;
@@ -75,6 +76,7 @@ static int tokenize(struct parser *p, char *buf, struct word *words)
 				    DD_MAXWORDS);
 		}
 		words[n].column = (unsigned int)(buf - start) + 1;
+		words[n].orig = NULL;
 		if (*buf == '"' || *buf == '\'') {
 			char quote = *buf++;
 
@@ -273,6 +275,8 @@ static int parse_pair(struct parser *p, struct word *kw, struct word *val,
 		neg = true;
 		key++;
 	}
+	if (*arg == '!' && arg[1] == '!')
+		return fail(p, val, "%s is negated twice", key);
 	if (*arg == '!' && (!strcmp(key, "module") || !strcmp(key, "file") ||
 			    !strcmp(key, "func") || !strcmp(key, "format"))) {
 		if (neg)
@@ -339,12 +343,16 @@ static int parse_query(struct parser *p, char *text, unsigned int flags,
 	if (nspec % 2)
 		return fail(p, &words[nspec - 1],
 			    "match-spec has no value: expected keyword-value pairs before the flags");
-	for (i = 0; i < nspec; i += 2) {
-		r = parse_pair(p, &words[i], &words[i + 1], q);
-		if (r < 0)
-			return r;
+	for (i = 0; i < nspec; i++) {
+		words[i].orig = strdup(words[i].s);
+		if (!words[i].orig)
+			nspec = i;
 	}
-	return 0;
+	for (i = 0, r = 0; i < nspec && r == 0; i += 2)
+		r = parse_pair(p, &words[i], &words[i + 1], q);
+	for (i = 0; i < nspec; i++)
+		free((char *)words[i].orig);
+	return nspec == n - !(flags & DDCTL_PARSE_MATCH_ONLY) ? r : -ENOMEM;
 }
 
 void query_release(struct ddctl_query *q)

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ddctl info: which control file, which kernel features, which backend. */
+#include <errno.h>
+#include <string.h>
+
+#include "ddctl-cli.h"
+
+int cmd_info(struct cli *cli, int argc, char **argv)
+{
+	struct ddctl_table *table = NULL;
+	unsigned int features = 0;
+	const char *path = NULL;
+	size_t sites = 0;
+	int r;
+
+	if (argc > 0) {
+		fprintf(stderr, "ddctl: info takes no arguments\n");
+		return EXIT_USAGE;
+	}
+	r = ddctl_get_control_path(cli->ctx, &path);
+	if (r == 0)
+		r = ddctl_get_features(cli->ctx, &features);
+	if (r == 0 && ddctl_table_read(cli->ctx, &table) == 0)
+		sites = ddctl_table_get_count(table);
+	ddctl_table_unref(table);
+	if (cli->json) {
+		printf("{\"control\":");
+		if (path)
+			json_string(stdout, path);
+		else
+			printf("null");
+		printf(",\"kernel_control\":%s,\"negation\":%s,\"transactions\":false,\"netlink\":false,\"backend\":\"%s\",\"sites\":%zu}\n",
+		       features & DDCTL_FEATURE_CONTROL ? "true" : "false",
+		       features & DDCTL_FEATURE_NEGATION ? "true" : "false",
+		       path ? "control-file" : "none", sites);
+	} else {
+		printf("control file:  %s%s\n", path ? path : "none",
+		       path && !(features & DDCTL_FEATURE_CONTROL) ? " (not a kernel file)" : "");
+		printf("callsites:     %zu\n", sites);
+		printf("negation:      %s\n", features & DDCTL_FEATURE_NEGATION ?
+		       "kernel" : "expanded by ddctl");
+		printf("transactions:  no (one write per set)\n");
+		printf("netlink:       no\n");
+		printf("backend:       %s\n", path ? "control-file" : "none");
+	}
+	return r == -ENOENT ? EXIT_REFUSED : EXIT_OK;
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ddctl modules: callsites and enabled callsites per module. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ddctl-cli.h"
+
+struct modstat {
+	const char *name;
+	unsigned int sites, enabled;
+};
+
+static int cmp_mod(const void *a, const void *b)
+{
+	return strcmp(((const struct modstat *)a)->name,
+		      ((const struct modstat *)b)->name);
+}
+
+int cmd_modules(struct cli *cli, int argc, char **argv)
+{
+	struct ddctl_table *table = NULL;
+	struct modstat *mods = NULL, *m;
+	size_t i, j, n, count = 0;
+	int st;
+
+	if (argc > 0) {
+		fprintf(stderr, "ddctl: modules takes no arguments\n");
+		return EXIT_USAGE;
+	}
+	st = cli_read_table(cli, &table);
+	if (st)
+		return st;
+	n = ddctl_table_get_count(table);
+	mods = calloc(n + 1, sizeof(*mods));
+	if (!mods) {
+		ddctl_table_unref(table);
+		return EXIT_REFUSED;
+	}
+	/* The kernel lists each module's sites together. */
+	for (i = 0; i < n; i++) {
+		const struct ddctl_site *s = ddctl_table_get_site(table, i);
+		const char *name = ddctl_site_get_module(s);
+
+		m = count && !strcmp(mods[count - 1].name, name) ? &mods[count - 1] : NULL;
+		for (j = 0; !m && j < count; j++)
+			if (!strcmp(mods[j].name, name))
+				m = &mods[j];
+		if (!m) {
+			m = &mods[count++];
+			m->name = name;
+		}
+		m->sites++;
+		m->enabled += !!(ddctl_site_get_flags(s) & DDCTL_FLAG_PRINT);
+	}
+	qsort(mods, count, sizeof(*mods), cmp_mod);
+	if (cli->json)
+		printf("[");
+	else
+		printf("%-32s %7s %7s\n", "MODULE", "SITES", "ENABLED");
+	for (i = 0; i < count; i++) {
+		if (cli->json) {
+			printf("%s{\"module\":", i ? "," : "");
+			json_string(stdout, mods[i].name);
+			printf(",\"sites\":%u,\"enabled\":%u}", mods[i].sites,
+			       mods[i].enabled);
+		} else {
+			printf("%-32s %7u %7u\n", mods[i].name, mods[i].sites,
+			       mods[i].enabled);
+		}
+	}
+	if (cli->json)
+		printf("]\n");
+	free(mods);
+	ddctl_table_unref(table);
+	return EXIT_OK;
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ddctl set / ddctl -f: apply queries as one set, or --check them. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ddctl-cli.h"
+
+static void print_json(struct ddctl_queryset *set, struct ddctl_txn *txn,
+		       bool check)
+{
+	struct ddctl_plan *plan = ddctl_txn_get_plan(txn);
+	char a[DDCTL_FLAGS_BUFSZ], b[DDCTL_FLAGS_BUFSZ];
+	const struct ddctl_site *site;
+	unsigned int of, nf;
+	size_t i;
+
+	printf("{\"queries\":[");
+	for (i = 0; i < ddctl_queryset_get_count(set); i++) {
+		printf("%s{\"query\":", i ? "," : "");
+		json_string(stdout, ddctl_query_get_text(ddctl_queryset_get_query(set, i)));
+		printf(",\"matched\":%u,\"changed\":%u}",
+		       ddctl_plan_get_matched(plan, i),
+		       ddctl_plan_get_changed(plan, i));
+	}
+	printf("],\"changes\":[");
+	for (i = 0; i < ddctl_plan_get_change_count(plan); i++) {
+		ddctl_plan_get_change(plan, i, &site, &of, &nf);
+		printf("%s{", i ? "," : "");
+		json_site_fields(stdout, site);
+		printf(",\"old\":\"%s\",\"new\":\"%s\"}",
+		       ddctl_flags_format(of, a), ddctl_flags_format(nf, b));
+	}
+	printf("]");
+	if (!check)
+		printf(",\"writes\":%u,\"split\":%s,\"expanded\":%s,\"verified\":%s",
+		       ddctl_txn_get_write_count(txn),
+		       ddctl_txn_get_write_count(txn) > 1 ? "true" : "false",
+		       ddctl_txn_was_expanded(txn) ? "true" : "false",
+		       ddctl_txn_was_verified(txn) ? "true" : "false");
+	printf("}\n");
+}
+
+static void print_text(struct cli *cli, struct ddctl_queryset *set,
+		       struct ddctl_txn *txn)
+{
+	struct ddctl_plan *plan = ddctl_txn_get_plan(txn);
+	char a[DDCTL_FLAGS_BUFSZ], b[DDCTL_FLAGS_BUFSZ];
+	const struct ddctl_site *site;
+	size_t i, n = ddctl_plan_get_change_count(plan);
+	unsigned int of, nf;
+
+	if (cli->verbose || cli->check) {
+		for (i = 0; i < ddctl_queryset_get_count(set); i++)
+			printf("query %zu: %-40s matched %u, changed %u\n", i + 1,
+			       ddctl_query_get_text(ddctl_queryset_get_query(set, i)),
+			       ddctl_plan_get_matched(plan, i),
+			       ddctl_plan_get_changed(plan, i));
+	}
+	if (cli->check) {
+		for (i = 0; i < n; i++) {
+			ddctl_plan_get_change(plan, i, &site, &of, &nf);
+			printf("%s:%u [%s]%s %s -> %s\n", ddctl_site_get_file(site),
+			       ddctl_site_get_line(site), ddctl_site_get_module(site),
+			       ddctl_site_get_function(site),
+			       ddctl_flags_format(of, a), ddctl_flags_format(nf, b));
+		}
+		printf("would change %zu site%s\n", n, n == 1 ? "" : "s");
+		return;
+	}
+	if (cli->verbose) {
+		printf("changed %zu site%s in %u write%s%s\n", n, n == 1 ? "" : "s",
+		       ddctl_txn_get_write_count(txn),
+		       ddctl_txn_get_write_count(txn) == 1 ? "" : "s",
+		       ddctl_txn_was_expanded(txn) ? " (negation expanded by ddctl)" : "");
+	}
+	if (ddctl_txn_get_write_count(txn) > 1)
+		fprintf(stderr, "ddctl: the set was longer than the kernel accepts in one write: split into %u writes\n",
+			ddctl_txn_get_write_count(txn));
+}
+
+int cmd_set(struct cli *cli, int argc, char **argv)
+{
+	struct ddctl_queryset *set = NULL;
+	struct ddctl_txn *txn = NULL;
+	char *text;
+	int r, st;
+
+	if (cli->file) {
+		text = cli_read_file(cli->file);
+		if (!text) {
+			fprintf(stderr, "ddctl: cannot read %s: %s\n", cli->file,
+				strerror(errno));
+			return EXIT_REFUSED;
+		}
+	} else {
+		if (argc < 1) {
+			fprintf(stderr, "ddctl: set needs at least one query\n");
+			return EXIT_USAGE;
+		}
+		text = cli_join_args(argc, argv);
+		if (!text)
+			return EXIT_REFUSED;
+	}
+	st = cli_parse_queries(cli, text, 0, &set);
+	free(text);
+	if (st)
+		goto out;
+	if (ddctl_queryset_get_count(set) == 0) {
+		fprintf(stderr, "ddctl: no queries given\n");
+		st = EXIT_USAGE;
+		goto out;
+	}
+	r = ddctl_txn_new(cli->ctx, set, &txn);
+	if (r == 0) {
+		ddctl_txn_set_flags(txn, cli->check ? DDCTL_TXN_CHECK : 0);
+		r = ddctl_txn_commit(txn);
+	}
+	if (r < 0 && r != -EPROTO) {
+		if (r == -ENOENT)
+			fprintf(stderr, "ddctl: no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted\n");
+		else
+			fprintf(stderr, "ddctl: %s%s\n", strerror(-r),
+				r == -EACCES || r == -EPERM ?
+				" (writing the control file needs root); nothing was changed" : "");
+		st = cli_errno_status(r);
+		goto out;
+	}
+	if (cli->json)
+		print_json(set, txn, cli->check);
+	else
+		print_text(cli, set, txn);
+	st = r == -EPROTO ? EXIT_REFUSED : EXIT_OK;
+	if (r == -EPROTO)
+		fprintf(stderr, "ddctl: %zu sites differ from the prediction after writing\n",
+			ddctl_txn_get_mismatch_count(txn));
+out:
+	ddctl_txn_unref(txn);
+	ddctl_queryset_unref(set);
+	return st;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DDCTL_CLI_H
+#define DDCTL_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <ddctl/ddctl.h>
+
+/* Exit statuses, documented in ddctl(8). */
+enum {
+	EXIT_OK = 0,
+	EXIT_REFUSED = 1, /* the kernel or the system refused */
+	EXIT_USAGE = 2,   /* usage or query error */
+};
+
+struct cli {
+	struct ddctl_ctx *ctx;
+	bool json, check, verbose, enabled, expand;
+	const char *file; /* -f */
+};
+
+struct cli_cmd {
+	const char *name;
+	int (*run)(struct cli *cli, int argc, char **argv);
+	const char *args;
+	const char *help;
+};
+
+int cmd_list(struct cli *cli, int argc, char **argv);
+int cmd_set(struct cli *cli, int argc, char **argv);
+int cmd_modules(struct cli *cli, int argc, char **argv);
+int cmd_info(struct cli *cli, int argc, char **argv);
+
+/* Helpers shared by the commands. */
+int cli_errno_status(int r);
+int cli_read_table(struct cli *cli, struct ddctl_table **table);
+int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
+		      struct ddctl_queryset **set);
+char *cli_join_args(int argc, char **argv);
+char *cli_read_file(const char *path);
+
+/* json.c */
+void json_string(FILE *f, const char *s);
+void json_site_fields(FILE *f, const struct ddctl_site *site);
+void print_escaped_format(FILE *f, const char *fmt);
+
+#endif
