@@ -130,7 +130,7 @@ def boot_once(kdir, initrd, script, rundir, smp=4, mem=512, timeout=300,
             os.unlink(p)
     shutil.rmtree(os.path.join(rundir, "out"), ignore_errors=True)
     append = (f"console=ttyS0 loglevel=5 panic=-1 ddctl.run={script} "
-              f"ddctl.ncpu={smp} {extra_append}").strip()
+              f"ddctl.ncpu={smp} ddctl.data=1 {extra_append}").strip()
     cmd = qemu_cmd(kdir, initrd, smp, mem, append, con, data)
     with open(os.path.join(rundir, "cmd.txt"), "w") as fp:
         fp.write(" ".join(repr(c) if " " in c else c for c in cmd) + "\n")

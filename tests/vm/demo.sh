@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# demo.sh: ddctl's "main job" on a host without dynamic debug.
+# Installs the dependencies, builds ddctl (meson, in build/ unless
+# DDCTL_BUILD_DIR says otherwise), builds the patched 6.12 kernel (stock if
+# kernel-patches/series is missing), an initramfs with ddctl, and boots it
+# with -smp 4 in QEMU (TCG):
+#   - stdin is a terminal: an interactive busybox shell in the guest with
+#     ddctl on PATH (exit the shell to power off; Ctrl-A X kills QEMU);
+#   - otherwise: a scripted demo (ddctl list, modules, --check with a
+#     negated query, -v set, list --enabled, IPIs before/after), then
+#     power off.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+BUILD=${DDCTL_BUILD_DIR:-$REPO/build}
+SMP=${SMP:-4}
+LOGDIR=${LOGDIR:-$BUILD/vm-logs}
+
+echo "demo: [1/5] dependencies"
+"$HERE/deps.sh"
+echo "demo: [2/5] building ddctl in $BUILD"
+if [ ! -f "$BUILD/build.ninja" ]; then
+	meson setup "$BUILD" "$REPO"
+fi
+meson compile -C "$BUILD"
+DDCTL=$BUILD/cli/ddctl
+[ -x "$DDCTL" ] || echo "demo: warning: $DDCTL was not built; the guest will lack ddctl"
+
+echo "demo: [3/5] kernel"
+KIND=patched
+if [ ! -f "$REPO/kernel-patches/series" ]; then
+	echo "demo: kernel-patches/series missing: falling back to the STOCK kernel (no batching, no negation in the kernel; ddctl expands negation itself)"
+	KIND=stock
+fi
+if ! KDIR=$("$HERE/build-kernel.sh" $KIND | tail -n1); then
+	if [ $KIND = patched ]; then
+		echo "demo: the patched kernel did not build: falling back to the STOCK kernel"
+		KIND=stock
+		KDIR=$("$HERE/build-kernel.sh" stock | tail -n1)
+	else
+		exit 1
+	fi
+fi
+for k in 256 2000; do "$HERE/gen-module.py" --build "$KDIR" $k >/dev/null; done
+
+echo "demo: [4/5] initramfs"
+mkdir -p "$LOGDIR/work"
+INITRD=$LOGDIR/work/initramfs-demo-$KIND.cpio.gz
+"$HERE/mkinitramfs.sh" -k "$KDIR" -o "$INITRD" -d "$DDCTL"
+
+echo "demo: [5/5] booting the $KIND kernel ($(cat "$KDIR/kernelrelease")) with -smp $SMP"
+QEMU=(qemu-system-x86_64 -accel tcg -smp "$SMP" -m 512 -kernel "$KDIR/bzImage"
+      -initrd "$INITRD" -no-reboot -nic none -display none
+      -device virtio-balloon-pci)
+if [ -t 0 ]; then
+	echo "=================================================================="
+	echo " Interactive: a busybox shell in the guest, ddctl on PATH."
+	echo " Load the test modules: sh /ddctl-tests/lib.sh load"
+	echo " Try: ddctl list | head; ddctl modules; ddctl --check set '!module virtio* +p'"
+	echo " 'exit' powers the guest off; Ctrl-A X kills QEMU."
+	echo "=================================================================="
+	exec "${QEMU[@]}" -serial mon:stdio \
+		-append "console=ttyS0 loglevel=5 panic=-1 ddctl.run=shell ddctl.ncpu=$SMP"
+else
+	LOG=$LOGDIR/demo-$KIND.console.log
+	echo "demo: stdin is not a terminal: scripted demo (serial log: $LOG)"
+	timeout 600 "${QEMU[@]}" -monitor none -serial stdio \
+		-append "console=ttyS0 loglevel=5 panic=-1 ddctl.run=demo ddctl.ncpu=$SMP" \
+		< /dev/null | tee "$LOG" | grep -v '^@@DDCTL@@ BOOTED' | sed -n '/===== ddctl demo/,/===== demo done/p'
+fi

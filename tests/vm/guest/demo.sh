@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Scripted ddctl demo (tests/vm/demo.sh, stdin not a terminal).
+. /ddctl-tests/lib.sh
+load_std
+load ddctl_sites_256
+load ddctl_sites_2000
+echo
+echo "===== ddctl demo on $(uname -r), $(nproc) vCPUs ====="
+ipis() { awk '/^ *CAL:/ { s = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) s += $i; print s }' /proc/interrupts; }
+run() { echo; echo "\$ $*"; "$@"; echo "[exit status $?]"; }
+if ! has_ddctl; then
+	echo "ddctl is not in the initramfs (build it: meson compile -C build)"
+	run sh -c "head -n 5 $CONTROL"
+else
+	run sh -c 'ddctl list | head -n 8'
+	run ddctl modules
+	run ddctl --check set '!module virtio* +p'
+	before=$(ipis)
+	run ddctl -v set 'module ddctl_sites_2000 +p; module test_dynamic_debug +p'
+	after=$(ipis)
+	run sh -c 'ddctl list --enabled | head -n 8'
+	echo
+	echo "function-call IPIs (CAL row of /proc/interrupts): before $before, after $after: $((after - before)) for the set"
+	run ddctl set 'module ddctl_sites_2000 -p; module test_dynamic_debug -p'
+fi
+echo "===== demo done; powering off ====="

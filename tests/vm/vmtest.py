@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The ddctl VM test suite (host side); prints TAP.
+
+    vmtest.py stock|patched [--ddctl PATH] [--logdir DIR] [--smp N]
+
+Builds/reuses the kernel (tests/vm/build-kernel.sh), the test modules and
+an initramfs, boots the guest with tests/vm/guest/suite.sh and reports:
+  boot            guest ran to the end (hang: retried once; patched hangs
+                  twice -> the stock kernel is booted to say whose hang)
+  a  sanity-*     vCPUs == requested, control file readable, >1000 sites
+  d  dyndbg-*     dyndbg=+p on insmod, MOD.dyndbg= and dyndbg= at boot
+  b  ddctl-*      the ddctl CLI in the guest (skip: binary missing)
+  c  predict-*    for every query set in tests/vm/querysets.txt the
+                  prediction of `ddctl --check --json set` equals the real
+                  change of the control file (patched: the kernel applies
+                  the raw query; stock: `ddctl set` applies it)
+  e  no-oops      no Oops/WARNING:/BUG:/Call Trace/... in the serial log
+                  or dmesg
+Skips everything (1..0 # SKIP) when qemu or the kernel is unavailable.
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vmlib  # noqa: E402
+
+GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
+               "dyndbg-insmod-param", "dyndbg-cmdline-module",
+               "dyndbg-boot-param", "sanity-callsites",
+               "ddctl-list", "ddctl-list-module", "ddctl-check-writes-nothing",
+               "ddctl-set-module", "ddctl-modules", "predict-collected"]
+# a built-in file of the tinyconfig+fragment kernel with pr_debug sites
+BOOTFILE = os.environ.get("DDCTL_BOOTFILE", "drivers/virtio/virtio_pci_modern.c")
+
+LINE_RE = re.compile(r'^(\S+):(\d+) \[([^\]]*)\](\S+) (=\S*) ')
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def res(self, status, name, why=""):
+        self.n += 1
+        if status == "ok":
+            print(f"ok {self.n} - {name}")
+        elif status == "skip":
+            print(f"ok {self.n} - {name} # SKIP {why}")
+        else:
+            self.failed += 1
+            print(f"not ok {self.n} - {name}" + (f" # {why}" if why else ""))
+        sys.stdout.flush()
+
+    def diag(self, msg):
+        for line in str(msg).splitlines():
+            print(f"# {line}")
+
+
+def parse_control(lines):
+    sites = []
+    for line in lines:
+        m = LINE_RE.match(line)
+        if m:
+            sites.append((m.group(1), int(m.group(2)), m.group(3),
+                          m.group(4), m.group(5)))
+    return sites
+
+
+def real_changes(diff_path):
+    """(file, line, module, func, old, new) multiset from a diff -U0."""
+    minus, plus = [], []
+    for line in open(diff_path, errors="replace"):
+        if line.startswith("---") or line.startswith("+++"):
+            continue
+        if line.startswith("-"):
+            minus.append(line[1:])
+        elif line.startswith("+"):
+            plus.append(line[1:])
+    old = parse_control(minus)
+    new = parse_control(plus)
+    out = collections.Counter()
+    if len(old) != len(new):
+        return None, f"diff not pairwise: {len(old)} - / {len(new)} +"
+    for o, n in zip(old, new):
+        if o[:4] != n[:4]:
+            return None, f"diff lines do not pair up: {o[:4]} vs {n[:4]}"
+        out[(o[0], o[1], o[2], o[3], o[4], n[4])] += 1
+    return out, None
+
+
+def predicted_changes(js):
+    out = collections.Counter()
+    for c in js.get("changes", []):
+        out[(c["file"], int(c["line"]), c["module"], c["function"],
+             c["old"], c["new"])] += 1
+    return out
+
+
+def fmt_changes(counter, limit=5):
+    items = list(counter.elements())[:limit]
+    s = "; ".join(f"{f}:{ln} [{m}]{fn} {o}->{n}" for f, ln, m, fn, o, n in items)
+    more = sum(counter.values()) - len(items)
+    return s + (f" (+{more} more)" if more > 0 else "")
+
+
+def read(path, default=""):
+    try:
+        return open(path, errors="replace").read().strip()
+    except FileNotFoundError:
+        return default
+
+
+def check_predictions(tap, outdir, kind):
+    cdir = os.path.join(outdir, "c")
+    if not os.path.isdir(cdir):
+        tap.res("not ok", "predict", "guest collected no query-set data")
+        return
+    for name in sorted(os.listdir(cdir)):
+        d = os.path.join(cdir, name)
+        if not os.path.isdir(d):
+            continue
+        t = f"predict-{name}"
+        q = read(os.path.join(d, "query")).replace("\n", " \\n ")
+        if os.path.exists(os.path.join(d, "skipped")):
+            tap.res("skip", t, read(os.path.join(d, "skipped")))
+            continue
+        if os.path.exists(os.path.join(d, "before.txt")):
+            tap.diag(f"{name}: reset did not restore the baseline")
+        applied_by = read(os.path.join(d, "applied-by"))
+        arc = read(os.path.join(d, "apply.rc"), "?")
+        real, err = real_changes(os.path.join(d, "diff"))
+        if arc != "0":
+            tap.res("not ok", t, f"{applied_by} apply of [{q}] failed "
+                    f"rc={arc}: {read(os.path.join(d, 'apply.err'))[:300]}")
+            continue
+        if real is None:
+            tap.res("not ok", t, err)
+            continue
+        pj = os.path.join(d, "predict.json")
+        if not os.path.exists(pj):
+            tap.res("skip", t, f"ddctl missing; kernel ({applied_by}) "
+                    f"changed {sum(real.values())} sites")
+            continue
+        prc = read(os.path.join(d, "predict.rc"), "?")
+        if prc != "0":
+            tap.res("not ok", t, f"ddctl --check --json set [{q}] rc={prc}: "
+                    f"{read(os.path.join(d, 'predict.err'))[:300]}")
+            continue
+        try:
+            js = json.load(open(pj))
+            pred = predicted_changes(js)
+        except (ValueError, KeyError, TypeError) as e:
+            tap.res("not ok", t, f"bad JSON from ddctl: {e}")
+            continue
+        if pred == real:
+            tap.res("ok", t + f" ({sum(real.values())} sites, "
+                    f"applied by {applied_by})")
+        else:
+            miss = real - pred
+            extra = pred - real
+            tap.res("not ok", t, f"[{q}] predicted {sum(pred.values())} "
+                    f"changes, kernel made {sum(real.values())}")
+            if miss:
+                tap.diag(f"  not predicted: {fmt_changes(miss)}")
+            if extra:
+                tap.diag(f"  predicted, did not happen: {fmt_changes(extra)}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("kind", choices=["stock", "patched"])
+    ap.add_argument("--ddctl", default=os.path.join(vmlib.REPO, "build",
+                                                    "cli", "ddctl"))
+    ap.add_argument("--logdir", default=os.path.join(vmlib.REPO, "build",
+                                                     "vm-logs"))
+    ap.add_argument("--smp", type=int, default=4)
+    ap.add_argument("--timeout", type=int, default=600)
+    a = ap.parse_args()
+    logdir = os.path.abspath(a.logdir)
+    tap = Tap()
+    print("TAP version 13")
+    try:
+        vmlib.prepare(a.kind, os.path.join(logdir, "work"), a.ddctl)
+    except vmlib.Unavailable as e:
+        print(f"1..0 # SKIP {a.kind} kernel VM unavailable: {e}")
+        return 0
+    if not os.path.exists(a.ddctl):
+        tap.diag(f"ddctl binary {a.ddctl} missing: ddctl tests will skip")
+    append = (f'dyndbg="file {BOOTFILE} +p" ddctl_sites_256.dyndbg=+p '
+              f'ddctl.bootfile={BOOTFILE} ddctl.kind={a.kind}')
+    b = vmlib.boot_kind(a.kind, "suite", logdir, ddctl=a.ddctl, smp=a.smp,
+                        timeout=a.timeout, extra_append=append)
+    tap.diag(f"{a.kind}: {b.summary()}")
+    if b.status == "done":
+        tap.res("ok", f"boot ({b.seconds:.0f}s, {len(b.attempts)} attempt(s))")
+    else:
+        why = b.status + (f": {b.hang_verdict}" if b.hang_verdict else "")
+        tap.res("not ok", "boot", why)
+        tail = b.console.splitlines()[-30:]
+        tap.diag("console tail:\n" + "\n".join(tail))
+    for n in b.notes:
+        tap.diag(n)
+    got = {}
+    for st, name, why in b.results:
+        got[name] = (st, why)
+    for name in GUEST_TESTS + [n for n in got if n not in GUEST_TESTS]:
+        if name in got:
+            st, why = got[name]
+            tap.res(st, name, why)
+        else:
+            tap.res("not ok", name, "no result from the guest")
+    if b.status == "done":
+        check_predictions(tap, b.outdir, a.kind)
+    if b.bad_lines:
+        tap.res("not ok", "no-oops", f"{len(b.bad_lines)} bad lines")
+        tap.diag("\n".join(b.bad_lines[:20]))
+    elif not b.console:
+        tap.res("not ok", "no-oops", "no serial log")
+    else:
+        tap.res("ok", "no-oops")
+    print(f"1..{tap.n}")
+    return 1 if tap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
