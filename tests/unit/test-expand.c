@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Expansion: negated queries rewritten with the same net effect. */
+#include <errno.h>
+
+#include "testlib.h"
+
+static void check_expansion(struct ddctl_ctx *ctx, struct ddctl_table *t,
+			    const char *text)
+{
+	struct ddctl_queryset *set = test_parse(ctx, text), *exp = NULL;
+	struct ddctl_plan *a = NULL, *b = NULL;
+	size_t i;
+
+	if (ddctl_queryset_expand(set, t, &exp) != 0)
+		fail_msg("expansion of \"%s\" failed", text);
+	for (i = 0; i < ddctl_queryset_get_count(exp); i++)
+		assert_false(ddctl_query_is_negated(ddctl_queryset_get_query(exp, i)));
+	assert_int_equal(ddctl_plan_new(set, t, &a), 0);
+	assert_int_equal(ddctl_plan_new(exp, t, &b), 0);
+	assert_int_equal(ddctl_plan_get_change_count(a), ddctl_plan_get_change_count(b));
+	for (i = 0; i < ddctl_table_get_count(t); i++)
+		if (ddctl_plan_get_final_flags(a, i) != ddctl_plan_get_final_flags(b, i))
+			fail_msg("\"%s\": site %zu differs", text, i);
+	ddctl_plan_unref(a);
+	ddctl_plan_unref(b);
+	ddctl_queryset_unref(exp);
+	ddctl_queryset_unref(set);
+}
+
+static const char *const negations[] = {
+	"!module virtio* +p",
+	"module !virtio* +p",
+	"!module virtio* -p",
+	"!module virtio* =mf",
+	"!file drivers/* +p",
+	"!func virt* +p",
+	"!format again +p",          /* two sites share file:line: needs format */
+	"!format \\n +p",
+	"!module virtio* !func do_* +p",
+	"!module main +p; module virtio -p; !module virtio_net +l",
+	"!module * +p",              /* selects nothing */
+	"class LOW !module virtio* +p",
+	"!module virtio* line 1-1000 +p",
+};
+
+static void test_hand(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = test_table(ctx, "hand-escapes.txt");
+	size_t i;
+
+	for (i = 0; i < sizeof(negations) / sizeof(negations[0]); i++)
+		check_expansion(ctx, t, negations[i]);
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+static void test_real(void **state)
+{
+	static const char *const real[] = {
+		"!module virtio* +p",
+		"!module virtio* +p ; -p",
+		"!file drivers/* +pf",
+		"!func *probe* +p",
+		"!format %s +p",
+		"module test_dynamic_debug !func do_cats +p",
+	};
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t;
+	char path[4096];
+	FILE *f;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/control-6.12-stock.txt", FIXTURE_DIR);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("fixture %s is missing", path);
+	fclose(f);
+	t = test_table(ctx, "control-6.12-stock.txt");
+	for (i = 0; i < sizeof(real) / sizeof(real[0]); i++)
+		check_expansion(ctx, t, real[i]);
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+/* Whole modules are named by module, not site by site. */
+static void test_compact(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = test_table(ctx, "hand-escapes.txt");
+	struct ddctl_queryset *set = test_parse(ctx, "!module virtio* +p"), *exp = NULL;
+
+	assert_int_equal(ddctl_queryset_expand(set, t, &exp), 0);
+	/* main, dynamic_debug, test_dynamic_debug, foo */
+	assert_int_equal(ddctl_queryset_get_count(exp), 4);
+	assert_string_equal(ddctl_query_get_canonical(ddctl_queryset_get_query(exp, 0)),
+			    "module dynamic_debug +p");
+	ddctl_queryset_unref(exp);
+	ddctl_queryset_unref(set);
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hand),
+		cmocka_unit_test(test_real),
+		cmocka_unit_test(test_compact),
+	};
+
+	return cmocka_run_group_tests_name("expansion", tests, NULL, NULL);
+}

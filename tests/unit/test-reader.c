@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The control-file reader, on hand-written and real-kernel fixtures. */
+#include <errno.h>
+
+#include "testlib.h"
+
+static void test_hand_fixture(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = test_table(ctx, "hand-escapes.txt");
+	const struct ddctl_site *s;
+	char buf[DDCTL_FLAGS_BUFSZ];
+
+	assert_int_equal(ddctl_table_get_count(t), 11);
+	s = ddctl_table_get_site(t, 0);
+	assert_string_equal(ddctl_site_get_file(s), "init/main.c");
+	assert_int_equal(ddctl_site_get_line(s), 1234);
+	assert_string_equal(ddctl_site_get_module(s), "main");
+	assert_string_equal(ddctl_site_get_function(s), "do_one_initcall");
+	assert_string_equal(ddctl_site_get_format(s), "calling  %pS @ %i\n");
+	assert_int_equal(ddctl_site_get_flags(s), 0);
+	assert_null(ddctl_site_get_class(s));
+
+	/* 6.12 escapes only \t \r \n; a raw quote stays raw */
+	s = ddctl_table_get_site(t, 2);
+	assert_string_equal(ddctl_site_get_format(s), "probe %s\t\"x\"\n");
+	/* older kernels: \" \\ and octal */
+	s = ddctl_table_get_site(t, 3);
+	assert_string_equal(ddctl_site_get_format(s), "old \"quoted\" \\ \n octal");
+
+	s = ddctl_table_get_site(t, 4);
+	assert_int_equal(ddctl_site_get_flags(s),
+			 DDCTL_FLAG_PRINT | DDCTL_FLAG_FUNCNAME);
+	assert_string_equal(ddctl_flags_format(ddctl_site_get_flags(s), buf), "=pf");
+
+	s = ddctl_table_get_site(t, 7);
+	assert_string_equal(ddctl_site_get_class(s), "LOW");
+	assert_int_equal(ddctl_site_get_class_id(s), -1);
+	s = ddctl_table_get_site(t, 8);
+	assert_string_equal(ddctl_site_get_class(s), "");
+	assert_int_equal(ddctl_site_get_class_id(s), 3);
+
+	/* all flags, printed in the kernel's order */
+	s = ddctl_table_get_site(t, 9);
+	assert_int_equal(ddctl_site_get_flags(s), 0x3f);
+	assert_string_equal(ddctl_flags_format(0x3f, buf), "=pmfslt");
+	assert_string_equal(ddctl_site_get_format(s), "plain\r\n");
+
+	s = ddctl_table_get_site(t, 10);
+	assert_string_equal(ddctl_site_get_file(s), "/tmp/out-of-tree/foo.c");
+	assert_null(ddctl_table_get_site(t, 11));
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+static void test_bad_lines(void **state)
+{
+	static const char *const bad[] = {
+		"foo.c [m]f =p \"x\"\n",          /* no line number */
+		"foo.c:12 m]f =p \"x\"\n",        /* no [ */
+		"foo.c:12 [m f =p \"x\"\n",       /* no ] */
+		"foo.c:12 [m]f =q \"x\"\n",       /* unknown flag */
+		"foo.c:12 [m]f p \"x\"\n",        /* no = */
+		"foo.c:12 [m]f =p x\n",           /* no quote */
+		"foo.c:12 [m]f =p \"x\" junk\n",  /* trailing junk */
+		"foo.c:x12 [m]f =p \"x\"\n",      /* bad number */
+		"foo.c:12 [m]f =p \"x\" class:\n",/* empty class */
+	};
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(ddctl_table_new_from_buffer(ctx, bad[i], strlen(bad[i]), &t),
+				 -EBADMSG);
+		assert_null(t);
+	}
+	assert_int_equal(ddctl_table_new_from_buffer(ctx, "a\0b", 3, &t), -EBADMSG);
+	ddctl_unref(ctx);
+}
+
+static void test_empty_and_header(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = NULL;
+	const char *txt = "# filename:lineno [module]function flags format\n";
+
+	assert_int_equal(ddctl_table_new_from_buffer(ctx, txt, strlen(txt), &t), 0);
+	assert_int_equal(ddctl_table_get_count(t), 0);
+	ddctl_table_unref(t);
+	/* no trailing newline */
+	txt = "a.c:1 [m]f =_ \"x\"";
+	assert_int_equal(ddctl_table_new_from_buffer(ctx, txt, strlen(txt), &t), 0);
+	assert_int_equal(ddctl_table_get_count(t), 1);
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+static void test_missing_file(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = NULL;
+
+	assert_int_equal(ddctl_set_control_path(ctx, "/nonexistent/control"), 0);
+	assert_int_equal(ddctl_table_read(ctx, &t), -ENOENT);
+	ddctl_unref(ctx);
+}
+
+/* Every line of a real kernel's control file parses, and re-prints the same. */
+static void check_real(const char *fixture, size_t min_sites)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t;
+	char path[4096], line[8192], flags[DDCTL_FLAGS_BUFSZ];
+	FILE *f;
+	size_t i = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", FIXTURE_DIR, fixture);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("fixture %s is missing", path);
+	t = test_table(ctx, fixture);
+	assert_true(ddctl_table_get_count(t) >= min_sites);
+	while (fgets(line, sizeof(line), f)) {
+		const struct ddctl_site *s;
+		char head[8192];
+
+		if (line[0] == '#')
+			continue;
+		s = ddctl_table_get_site(t, i++);
+		assert_non_null(s);
+		snprintf(head, sizeof(head), "%s:%u [%s]%s %s \"",
+			 ddctl_site_get_file(s), ddctl_site_get_line(s),
+			 ddctl_site_get_module(s), ddctl_site_get_function(s),
+			 ddctl_flags_format(ddctl_site_get_flags(s), flags));
+		assert_memory_equal(line, head, strlen(head));
+	}
+	assert_int_equal(i, ddctl_table_get_count(t));
+	fclose(f);
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+static void test_real_stock(void **state)
+{
+	check_real("control-6.12-stock.txt", 1000);
+}
+
+static void test_real_enabled(void **state)
+{
+	check_real("control-6.12-stock-enabled.txt", 1000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hand_fixture),
+		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_empty_and_header),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_real_stock),
+		cmocka_unit_test(test_real_enabled),
+	};
+
+	return cmocka_run_group_tests_name("reader", tests, NULL, NULL);
+}

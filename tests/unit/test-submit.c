@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Submission: a regular file stands in for the control file; the bytes
+ * written and the number of write(2) calls are checked.
+ */
+#include <errno.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+struct sub {
+	struct ddctl_ctx *ctx;
+	struct ddctl_table *table;
+	char path[64];
+};
+
+static int setup(void **state)
+{
+	struct sub *s = calloc(1, sizeof(*s));
+	int fd;
+
+	s->ctx = test_ctx();
+	s->table = test_table(s->ctx, "hand-escapes.txt");
+	strcpy(s->path, "/tmp/ddctl-submit-XXXXXX");
+	fd = mkstemp(s->path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(ddctl_set_control_path(s->ctx, s->path), 0);
+	ddctl_set_features(s->ctx, 0);
+	*state = s;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct sub *s = *state;
+
+	unlink(s->path);
+	ddctl_table_unref(s->table);
+	ddctl_unref(s->ctx);
+	free(s);
+	return 0;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 20);
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static struct ddctl_txn *commit(struct sub *s, const char *text, int expect)
+{
+	struct ddctl_queryset *set = test_parse(s->ctx, text);
+	struct ddctl_txn *txn = NULL;
+
+	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), 0);
+	ddctl_txn_set_table(txn, s->table);
+	assert_int_equal(ddctl_txn_commit(txn), expect);
+	ddctl_queryset_unref(set);
+	return txn;
+}
+
+static void test_one_write(void **state)
+{
+	struct sub *s = *state;
+	struct ddctl_txn *txn = commit(s, "module virtio +p ; module virtio-net +f ; func nothing_matches +p", 0);
+	char *got = slurp(s->path);
+
+	assert_string_equal(got, "module virtio +p\nmodule virtio_net +f\n");
+	assert_int_equal(ddctl_txn_get_write_count(txn), 1);
+	assert_false(ddctl_txn_was_verified(txn)); /* not a kernel file */
+	free(got);
+	ddctl_txn_unref(txn);
+}
+
+static void test_no_net_effect_sends_nothing(void **state)
+{
+	struct sub *s = *state;
+	struct ddctl_txn *txn = commit(s, "module virtio +p; module virtio -p", 0);
+	char *got = slurp(s->path);
+
+	assert_string_equal(got, "");
+	assert_int_equal(ddctl_txn_get_write_count(txn), 0);
+	assert_int_equal(ddctl_plan_get_changed(ddctl_txn_get_plan(txn), 0), 2);
+	free(got);
+	ddctl_txn_unref(txn);
+}
+
+static void test_partial_net_effect(void **state)
+{
+	struct sub *s = *state;
+	/* the first pair cancels out; the last query is the only effect */
+	struct ddctl_txn *txn = commit(s, "module virtio +p; module virtio -p; module main +p", 0);
+	char *got = slurp(s->path);
+
+	assert_string_equal(got, "module main +p\n");
+	assert_int_equal(ddctl_txn_get_write_count(txn), 1);
+	free(got);
+	ddctl_txn_unref(txn);
+}
+
+static void test_check_writes_nothing(void **state)
+{
+	struct sub *s = *state;
+	struct ddctl_queryset *set = test_parse(s->ctx, "+p");
+	struct ddctl_txn *txn = NULL;
+	char *got;
+
+	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), 0);
+	ddctl_txn_set_table(txn, s->table);
+	ddctl_txn_set_flags(txn, DDCTL_TXN_CHECK);
+	assert_int_equal(ddctl_txn_commit(txn), 0);
+	assert_int_equal(ddctl_txn_get_write_count(txn), 0);
+	assert_string_equal(ddctl_txn_get_sent(txn), "+p\n");
+	got = slurp(s->path);
+	assert_string_equal(got, "");
+	free(got);
+	ddctl_txn_unref(txn);
+	ddctl_queryset_unref(set);
+}
+
+static void test_negation_expanded(void **state)
+{
+	struct sub *s = *state;
+	struct ddctl_txn *txn = commit(s, "!module virtio* +p", 0);
+	char *got = slurp(s->path);
+
+	assert_true(ddctl_txn_was_expanded(txn));
+	/* dynamic_debug and do_prints are already p: only two queries have an effect */
+	assert_string_equal(got, "module foo +p\nmodule main +p\n");
+	assert_int_equal(ddctl_txn_get_write_count(txn), 1);
+	free(got);
+	ddctl_txn_unref(txn);
+}
+
+static void test_negation_passed_through(void **state)
+{
+	struct sub *s = *state;
+	struct ddctl_txn *txn;
+	char *got;
+
+	ddctl_set_features(s->ctx, DDCTL_FEATURE_CONTROL | DDCTL_FEATURE_NEGATION);
+	txn = commit(s, "module !virtio* +p", 0);
+	got = slurp(s->path);
+	assert_false(ddctl_txn_was_expanded(txn));
+	assert_string_equal(got, "!module virtio* +p\n");
+	free(got);
+	ddctl_txn_unref(txn);
+}
+
+/* Longer than 4095 bytes: split at query boundaries, each write fits. */
+static void test_split(void **state)
+{
+	struct sub *s = *state;
+	char *ctl = malloc(1 << 20), *q = malloc(1 << 20), *got;
+	struct ddctl_table *big = NULL;
+	struct ddctl_queryset *set;
+	struct ddctl_txn *txn = NULL;
+	size_t off = 0, qoff = 0;
+	int i;
+
+	off += (size_t)sprintf(ctl, "# filename:lineno [module]function flags format\n");
+	for (i = 1; i <= 600; i++) {
+		off += (size_t)sprintf(ctl + off, "big.c:%d [big]f%d =_ \"m%d\\n\"\n", i, i, i);
+		qoff += (size_t)sprintf(q + qoff, "file big.c line %d +p\n", i);
+	}
+	assert_int_equal(ddctl_table_new_from_buffer(s->ctx, ctl, off, &big), 0);
+	set = test_parse(s->ctx, q);
+	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), 0);
+	ddctl_txn_set_table(txn, big);
+	assert_int_equal(ddctl_txn_commit(txn), 0);
+	got = slurp(s->path);
+	assert_string_equal(got, q);
+	assert_true(ddctl_txn_get_write_count(txn) >= (qoff + 4094) / 4095);
+	assert_true(ddctl_txn_get_write_count(txn) <= (qoff + 4094) / 4095 + 1);
+	free(got);
+	free(ctl);
+	free(q);
+	ddctl_txn_unref(txn);
+	ddctl_queryset_unref(set);
+	ddctl_table_unref(big);
+}
+
+static void test_bad_set_refused(void **state)
+{
+	struct sub *s = *state;
+	struct ddctl_queryset *set = NULL;
+	struct ddctl_txn *txn = NULL;
+
+	assert_int_equal(ddctl_queryset_new(s->ctx, &set), 0);
+	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), -EINVAL); /* empty */
+	assert_int_equal(ddctl_queryset_parse(set, "+p; module x +z", 0), -EINVAL);
+	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), -EINVAL);
+	ddctl_queryset_unref(set);
+	assert_int_equal(ddctl_queryset_new(s->ctx, &set), 0);
+	assert_int_equal(ddctl_queryset_parse(set, "module x", DDCTL_PARSE_MATCH_ONLY), 0);
+	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), -EINVAL);
+	ddctl_queryset_unref(set);
+}
+
+static void test_unwritable(void **state)
+{
+	struct sub *s = *state;
+	struct ddctl_txn *txn;
+
+	assert_int_equal(ddctl_set_control_path(s->ctx, "/"), 0);
+	txn = commit(s, "+p", -EISDIR);
+	assert_int_equal(ddctl_txn_get_write_count(txn), 0);
+	ddctl_txn_unref(txn);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_one_write, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_net_effect_sends_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_partial_net_effect, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_writes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_negation_expanded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_negation_passed_through, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_split, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_set_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unwritable, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("submission", tests, NULL, NULL);
+}

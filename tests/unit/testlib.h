@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DDCTL_TESTLIB_H
+#define DDCTL_TESTLIB_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <ddctl/ddctl.h>
+
+static inline struct ddctl_ctx *test_ctx(void)
+{
+	struct ddctl_ctx *ctx = NULL;
+
+	assert_int_equal(ddctl_new(&ctx), 0);
+	ddctl_set_log_fn(ctx, NULL, NULL);
+	return ctx;
+}
+
+static inline struct ddctl_table *test_table(struct ddctl_ctx *ctx,
+					     const char *fixture)
+{
+	struct ddctl_table *t = NULL;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", FIXTURE_DIR, fixture);
+	assert_int_equal(ddctl_set_control_path(ctx, path), 0);
+	assert_int_equal(ddctl_table_read(ctx, &t), 0);
+	return t;
+}
+
+static inline struct ddctl_queryset *test_parse(struct ddctl_ctx *ctx,
+						const char *text)
+{
+	struct ddctl_queryset *set = NULL;
+
+	assert_int_equal(ddctl_queryset_new(ctx, &set), 0);
+	if (ddctl_queryset_parse(set, text, 0) != 0)
+		fail_msg("parse of \"%s\" failed: %s", text,
+			 ddctl_queryset_get_error(set, NULL, NULL, NULL));
+	return set;
+}
+
+static inline int find_site(struct ddctl_table *t, const char *file,
+			    unsigned int line)
+{
+	size_t i;
+
+	for (i = 0; i < ddctl_table_get_count(t); i++) {
+		const struct ddctl_site *s = ddctl_table_get_site(t, i);
+
+		if (!strcmp(ddctl_site_get_file(s), file) &&
+		    ddctl_site_get_line(s) == line)
+			return (int)i;
+	}
+	return -1;
+}
+
+#endif
