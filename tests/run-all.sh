@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Runs every ddctl test suite from a clean clone:
+#   1. unit, cli and vm suites on a normal build (build/),
+#   2. unit and cli suites again under ASan+UBSan (build-asan/),
+#   3. the libFuzzer targets for a bounded number of runs (build-fuzz/),
+#   4. the parse benchmark (numbers only, never a pass/fail),
+# then prints the totals over everything as "N passed, N failed".
+# DDCTL_SKIP_VM=1 leaves out the QEMU suite (for quick local runs).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+"$top/tests/deps.sh" || { echo "run-all: installing dependencies failed"; echo "0 passed, 1 failed"; exit 1; }
+
+fuzz_runs=${DDCTL_FUZZ_RUNS:-20000}
+suites=(--suite unit --suite cli)
+[ "${DDCTL_SKIP_VM:-0}" = 1 ] || suites+=(--suite vm)
+status=0
+logs=()
+
+setup() { # dir, options...
+	local dir=$1
+	shift
+	if [ -f "$dir/build.ninja" ]; then
+		meson setup --reconfigure "$dir" "$@" >/dev/null
+	else
+		meson setup "$dir" "$@" >/dev/null
+	fi
+}
+
+echo "== build (gcc) and unit, cli${DDCTL_SKIP_VM:+}, vm suites"
+setup build && meson compile -C build >/dev/null || status=1
+meson test -C build --print-errorlogs "${suites[@]}" || status=1
+logs+=(build/meson-logs/testlog.json)
+
+echo "== ASan+UBSan build: unit and cli suites"
+setup build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dvm=false &&
+	meson compile -C build-asan >/dev/null || status=1
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	meson test -C build-asan --print-errorlogs --suite unit --suite cli || status=1
+logs+=(build-asan/meson-logs/testlog.json)
+
+echo "== libFuzzer targets, $fuzz_runs runs each"
+fuzz_pass=0
+fuzz_fail=0
+if CC=clang setup build-fuzz -Dfuzz=true -Dvm=false -Db_sanitize=address,undefined \
+	-Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link &&
+	meson compile -C build-fuzz >/dev/null; then
+	for f in query control; do
+		corpus=$(mktemp -d)
+		cp tests/fuzz/corpus-$f/* "$corpus/"
+		if build-fuzz/tests/fuzz/fuzz-$f -runs="$fuzz_runs" -max_len=4096 \
+			"$corpus" >"build-fuzz/fuzz-$f.log" 2>&1; then
+			echo "fuzz-$f: ok ($(ls "$corpus" | wc -l) corpus entries)"
+			fuzz_pass=$((fuzz_pass + 1))
+		else
+			echo "fuzz-$f: FAILED"; tail -40 "build-fuzz/fuzz-$f.log"
+			fuzz_fail=$((fuzz_fail + 1))
+		fi
+		rm -rf "$corpus"
+	done
+else
+	echo "fuzz build failed"
+	fuzz_fail=$((fuzz_fail + 1))
+fi
+
+echo "== benchmark: parse+filter a 100k-site control file (numbers, not a test)"
+build/tests/bench-parse 100000 || true
+
+python3 - "$fuzz_pass" "$fuzz_fail" "${logs[@]}" <<'PY'
+import json, re, sys
+passed, failed = int(sys.argv[1]), int(sys.argv[2])
+skipped = 0
+for path in sys.argv[3:]:
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        failed += 1
+        continue
+    for line in lines:
+        t = json.loads(line)
+        out = t.get("stdout") or ""
+        tap = [l for l in out.splitlines() if re.match(r"(not )?ok\b", l)]
+        if t.get("protocol", "").lower() == "tap" or tap:
+            for l in tap:
+                if "# SKIP" in l.upper():
+                    skipped += 1
+                elif l.startswith("ok"):
+                    passed += 1
+                else:
+                    failed += 1
+            if t["result"] not in ("OK", "SKIP") and not any(l.startswith("not ok") for l in tap):
+                failed += 1
+        elif t["result"] == "OK":
+            passed += 1
+        elif t["result"] == "SKIP":
+            skipped += 1
+        else:
+            failed += 1
+print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
+sys.exit(1 if failed else 0)
+PY
+rc=$?
+[ $status -eq 0 ] || rc=1
+exit $rc
