@@ -12,7 +12,8 @@
 #       src/        patched or pristine source tree
 #       build/      O= build directory (usable for out-of-tree modules)
 #       bzImage     the kernel image
-#       modules/    virtio_net.ko virtio_blk.ko virtio_balloon.ko
+#       modules/    virtio_net.ko (+ failover.ko net_failover.ko it needs)
+#                   virtio_blk.ko virtio_balloon.ko
 #                   test_dynamic_debug.ko
 #       info        what went into the key
 #       ok          stamp: the build completed
@@ -157,7 +158,7 @@ if ! "${MK[@]}" -j"$JOBS" bzImage modules > "$OUT/build.log" 2>&1; then
 fi
 
 mkdir -p "$OUT/modules"
-for m in virtio_net virtio_blk virtio_balloon test_dynamic_debug; do
+for m in failover net_failover virtio_net virtio_blk virtio_balloon test_dynamic_debug; do
 	ko=$(find "$OUT/build" -name "$m.ko" | head -n1)
 	[ -n "$ko" ] || die "module $m.ko was not built"
 	cp "$ko" "$OUT/modules/"

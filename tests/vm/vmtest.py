@@ -35,7 +35,7 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "ddctl-list", "ddctl-list-module", "ddctl-check-writes-nothing",
                "ddctl-set-module", "ddctl-modules", "predict-collected"]
 # a built-in file of the tinyconfig+fragment kernel with pr_debug sites
-BOOTFILE = os.environ.get("DDCTL_BOOTFILE", "drivers/virtio/virtio_pci_modern.c")
+BOOTFILE = os.environ.get("DDCTL_BOOTFILE", "drivers/virtio/virtio_ring.c")
 
 LINE_RE = re.compile(r'^(\S+):(\d+) \[([^\]]*)\](\S+) (=\S*) ')
 

@@ -29,7 +29,7 @@ load() {
 }
 
 load_std() {
-	for m in virtio_net virtio_blk virtio_balloon; do load $m || note "insmod $m failed"; done
+	for m in failover net_failover virtio_net virtio_blk virtio_balloon; do load $m || note "insmod $m failed"; done
 	load test_dynamic_debug || note "insmod test_dynamic_debug failed"
 }
 
