@@ -62,7 +62,7 @@ if [ -x "$DDCTL" ]; then
 		# libddctl.so from the build dir (in case ldd did not list it
 		# because it is dlopen()ed or RUNPATH differs)
 		bdir=$(cd "$(dirname "$DDCTL")/.." && pwd)
-		find "$bdir" -maxdepth 3 -name 'libddctl.so*' 2>/dev/null | while read -r l; do
+		find "$bdir" -maxdepth 3 -name 'libddctl.so*' \( -type f -o -type l \) 2>/dev/null | while read -r l; do
 			cp -L "$l" "$R/usr/lib/"
 		done
 		mkdir -p "$R/lib64"

@@ -115,6 +115,30 @@ def read(path, default=""):
         return default
 
 
+def check_error_set(tap, t, d, q, applied_by, arc, real, err):
+    """An invalid set: ddctl must refuse it with 2 and change nothing."""
+    prc = read(os.path.join(d, "predict.rc"), None)
+    nreal = sum(real.values()) if real else 0
+    if prc is None:
+        tap.res("skip", t, f"ddctl missing; raw apply rc={arc}, "
+                f"{nreal} sites changed")
+        return
+    perr = read(os.path.join(d, "predict.err"))[:200]
+    if prc != "2":
+        tap.res("not ok", t, f"ddctl --check accepted invalid [{q}] "
+                f"(rc={prc})")
+    elif arc == "0":
+        tap.res("not ok", t, f"{applied_by} apply of invalid [{q}] "
+                "succeeded")
+    elif applied_by == "ddctl" and nreal:
+        tap.res("not ok", t, f"ddctl refused [{q}] but {nreal} sites "
+                "changed (half-applied)")
+    else:
+        tap.res("ok", t + f" (refused, rc={arc}, {nreal} sites changed "
+                f"by the {applied_by} apply)")
+        tap.diag(f"  ddctl: {perr}")
+
+
 def check_predictions(tap, outdir, kind):
     cdir = os.path.join(outdir, "c")
     if not os.path.isdir(cdir):
@@ -134,6 +158,9 @@ def check_predictions(tap, outdir, kind):
         applied_by = read(os.path.join(d, "applied-by"))
         arc = read(os.path.join(d, "apply.rc"), "?")
         real, err = real_changes(os.path.join(d, "diff"))
+        if name.split("-", 1)[-1].startswith("error-"):
+            check_error_set(tap, t, d, q, applied_by, arc, real, err)
+            continue
         if arc != "0":
             tap.res("not ok", t, f"{applied_by} apply of [{q}] failed "
                     f"rc={arc}: {read(os.path.join(d, 'apply.err'))[:300]}")
@@ -184,17 +211,21 @@ def main():
     logdir = os.path.abspath(a.logdir)
     tap = Tap()
     print("TAP version 13")
-    try:
-        vmlib.prepare(a.kind, os.path.join(logdir, "work"), a.ddctl)
-    except vmlib.Unavailable as e:
-        print(f"1..0 # SKIP {a.kind} kernel VM unavailable: {e}")
-        return 0
     if not os.path.exists(a.ddctl):
         tap.diag(f"ddctl binary {a.ddctl} missing: ddctl tests will skip")
     append = (f'dyndbg="file {BOOTFILE} +p" ddctl_sites_256.dyndbg=+p '
               f'ddctl.bootfile={BOOTFILE} ddctl.kind={a.kind}')
-    b = vmlib.boot_kind(a.kind, "suite", logdir, ddctl=a.ddctl, smp=a.smp,
-                        timeout=a.timeout, extra_append=append)
+    try:
+        b = vmlib.boot_kind(a.kind, "suite", logdir, ddctl=a.ddctl,
+                            smp=a.smp, timeout=a.timeout,
+                            extra_append=append)
+    except vmlib.Unavailable as e:
+        print(f"1..0 # SKIP {a.kind} kernel VM unavailable: {e}")
+        return 0
+    except Exception as e:  # noqa: BLE001
+        tap.res("not ok", "prepare", f"preparing the guest failed: {e}")
+        print(f"1..{tap.n}")
+        return 1
     tap.diag(f"{a.kind}: {b.summary()}")
     if b.status == "done":
         tap.res("ok", f"boot ({b.seconds:.0f}s, {len(b.attempts)} attempt(s))")

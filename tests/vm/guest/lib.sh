@@ -37,7 +37,10 @@ load_std() {
 control() { tail -n +2 $CONTROL; }
 
 # flags column of every site of module M, one per line
-flags_of_module() { control | awk -v m="[$1]" '$2 == m { print $3 }'; }
+flags_of_module() { control | awk -v m="[$1]" 'index($2, m) == 1 { print $3 }'; }
+
+# class-restricted sites: " class:NAME" or " class unknown, _id:N"
+CLASS_RE=' class(:| unknown)'
 
 # reset every site (including class-restricted ones) to =_
 reset_all() {
