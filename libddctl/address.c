@@ -93,7 +93,6 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 	for (i = a->lo; i < a->hi; i++)
 		if (ddctl_query_matches(&q, &a->t->sites[a->idx[i]]))
 			a->covered[a->idx[i]] = true;
-	/* file:func and file:line keep the query within the word limit */
 	r = strbuf_adds(a->out, q.spec[DD_SPEC_CLASS] ? "class " : "");
 	if (!r && q.spec[DD_SPEC_CLASS])
 		r = strbuf_add_word(a->out, q.spec[DD_SPEC_CLASS]);
@@ -101,18 +100,23 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 		r = strbuf_addf(a->out, "%smodule ", q.spec[DD_SPEC_CLASS] ? " " : "");
 	if (!r)
 		r = strbuf_add_word(a->out, site->module);
+	/* file:line keeps the single-site form within the word limit */
 	if (!r && depth >= 1) {
-		if (depth == 2 && asprintf(&fileword, "%s:%s", site->file, site->function) < 0)
-			fileword = NULL;
-		else if (depth >= 3)
+		if (depth == 4)
 			snprintf(line, sizeof(line), ":%u", site->line);
-		if (depth != 2)
-			if (asprintf(&fileword, "%s%s", site->file, depth >= 3 ? line : "") < 0)
-				fileword = NULL;
+		if (asprintf(&fileword, "%s%s", site->file, depth == 4 ? line : "") < 0)
+			fileword = NULL;
 		r = fileword ? strbuf_adds(a->out, " file ") : -ENOMEM;
 		if (!r)
 			r = strbuf_add_word(a->out, fileword);
 	}
+	if (!r && depth == 2) {
+		r = strbuf_adds(a->out, " func ");
+		if (!r)
+			r = strbuf_add_word(a->out, site->function);
+	}
+	if (!r && depth == 3)
+		r = strbuf_addf(a->out, " line %u", site->line);
 	if (!r && depth == 4) {
 		struct ddctl_query fq = { 0 };
 
