@@ -65,6 +65,7 @@ struct ddctl_site {
 struct ddctl_table {
 	int refcount;
 	struct ddctl_ctx *ctx;
+	struct ddctl_table *parent; /* owns the strings of a derived table */
 	char *buf;
 	struct ddctl_site *sites;
 	size_t count;
@@ -146,6 +147,12 @@ static inline bool dd_isspace(unsigned char c)
 int address_sites(struct ddctl_table *table, const bool *selected,
 		  const char *class_name, const char *flags_word,
 		  struct strbuf *out);
+
+/* diff.c: for each site of @now that differs from @want (by identity) */
+int table_diff(const struct ddctl_table *want, const unsigned int *wflags,
+	       const struct ddctl_table *now,
+	       void (*fn)(size_t now_idx, unsigned int want_flags, void *data),
+	       void *data);
 
 /* backend-procfs.c */
 int procfs_open(struct ddctl_ctx *ctx, const char *path);

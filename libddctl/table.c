@@ -319,6 +319,7 @@ DDCTL_EXPORT struct ddctl_table *ddctl_table_unref(struct ddctl_table *table)
 	if (!table || --table->refcount > 0)
 		return table;
 	ddctl_unref(table->ctx);
+	ddctl_table_unref(table->parent);
 	free(table->sites);
 	free(table->buf);
 	free(table);

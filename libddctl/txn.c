@@ -78,84 +78,6 @@ DDCTL_EXPORT void ddctl_txn_set_table(struct ddctl_txn *txn,
 	txn->table = ddctl_table_ref(table);
 }
 
-/* Sites are the same callsite when module, file, line and function agree. */
-static int cmp_identity(const struct ddctl_site *a, const struct ddctl_site *b)
-{
-	int r = strcmp(a->module, b->module);
-
-	if (!r)
-		r = strcmp(a->file, b->file);
-	if (!r)
-		r = (a->line > b->line) - (a->line < b->line);
-	if (!r)
-		r = strcmp(a->function, b->function);
-	if (!r)
-		r = strcmp(a->format, b->format);
-	return r;
-}
-
-static int cmp_idx(const void *pa, const void *pb, void *data)
-{
-	const struct ddctl_table *t = data;
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int r = cmp_identity(&t->sites[a], &t->sites[b]);
-
-	return r ? r : (a > b) - (a < b);
-}
-
-static size_t *sorted_index(const struct ddctl_table *t)
-{
-	size_t *idx = malloc((t->count + 1) * sizeof(*idx));
-	size_t i;
-
-	if (!idx)
-		return NULL;
-	for (i = 0; i < t->count; i++)
-		idx[i] = i;
-	qsort_r(idx, t->count, sizeof(*idx), cmp_idx, (void *)t);
-	return idx;
-}
-
-/*
- * For each site of @now, the flags @want says it should have (sites
- * matched by identity). Calls @fn for every site that differs.
- */
-static int table_diff(const struct ddctl_table *want, const unsigned int *wflags,
-		      const struct ddctl_table *now,
-		      void (*fn)(size_t now_idx, unsigned int want_flags,
-				 void *data),
-		      void *data)
-{
-	size_t *wi = sorted_index(want), *ni = sorted_index(now);
-	size_t i = 0, j = 0;
-
-	if (!wi || !ni) {
-		free(wi);
-		free(ni);
-		return -ENOMEM;
-	}
-	while (i < want->count && j < now->count) {
-		int c = cmp_identity(&want->sites[wi[i]], &now->sites[ni[j]]);
-
-		if (c < 0) {
-			i++;
-		} else if (c > 0) {
-			j++;
-		} else {
-			unsigned int wf = wflags ? wflags[wi[i]] :
-						   want->sites[wi[i]].flags;
-
-			if (wf != now->sites[ni[j]].flags)
-				fn(ni[j], wf, data);
-			i++;
-			j++;
-		}
-	}
-	free(wi);
-	free(ni);
-	return 0;
-}
-
 struct mismatch {
 	struct ddctl_txn *txn;
 	const struct ddctl_table *now;
@@ -195,19 +117,6 @@ static int txn_verify(struct ddctl_txn *txn)
 	return r;
 }
 
-struct restore {
-	bool *selected;
-	unsigned int *want;
-};
-
-static void note_restore(size_t idx, unsigned int want, void *data)
-{
-	struct restore *r = data;
-
-	r->selected[idx] = true;
-	r->want[idx] = want;
-}
-
 static int write_text(struct ddctl_txn *txn, int fd, const char *text,
 		      bool count);
 
@@ -215,45 +124,25 @@ static int write_text(struct ddctl_txn *txn, int fd, const char *text,
 static int txn_restore(struct ddctl_txn *txn, int fd)
 {
 	struct ddctl_table *now = NULL;
-	struct restore rs = { 0 };
+	struct ddctl_queryset *set = NULL;
 	struct strbuf sb = { 0 };
-	char flags[DDCTL_FLAGS_BUFSZ];
-	unsigned int f;
-	size_t s;
+	size_t i;
 	int r;
 
 	r = ddctl_table_read(txn->ctx, &now);
-	if (r < 0)
-		return r;
-	rs.selected = calloc(now->count + 1, sizeof(*rs.selected));
-	rs.want = calloc(now->count + 1, sizeof(*rs.want));
-	r = rs.selected && rs.want ? 0 : -ENOMEM;
 	if (!r)
-		r = table_diff(txn->table, NULL, now, note_restore, &rs);
-	for (f = 0; !r && f <= DD_FLAGS_ALL; f++) {
-		bool any = false;
-		bool *sel = calloc(now->count + 1, sizeof(*sel));
-
-		if (!sel) {
-			r = -ENOMEM;
-			break;
-		}
-		for (s = 0; s < now->count; s++) {
-			sel[s] = rs.selected[s] && rs.want[s] == f;
-			any |= sel[s];
-		}
-		ddctl_flags_format(f, flags);
-		if (any)
-			r = address_sites(now, sel, NULL, f ? flags : "=", &sb);
-		free(sel);
+		r = ddctl_queryset_new_restore(txn->ctx, now, txn->table, &set);
+	for (i = 0; !r && set && i < set->count; i++) {
+		r = strbuf_adds(&sb, set->queries[i].canonical);
+		if (!r)
+			r = strbuf_addch(&sb, '\n');
 	}
 	if (!r && sb.len) {
 		err(txn->ctx, "restoring the sites already changed\n");
 		r = write_text(txn, fd, sb.buf, false);
 	}
 	strbuf_release(&sb);
-	free(rs.selected);
-	free(rs.want);
+	ddctl_queryset_unref(set);
 	ddctl_table_unref(now);
 	return r;
 }

@@ -381,6 +381,48 @@ int ddctl_queryset_expand(struct ddctl_queryset *set, struct ddctl_table *table,
 			  struct ddctl_queryset **out);
 
 /* ------------------------------------------------------------------ */
+/* Restoring a state                                                  */
+/* ------------------------------------------------------------------ */
+
+/**
+ * ddctl_queryset_new_restore() - the queries that bring @now to @want
+ * @ctx: context
+ * @now: the current state (its sites are the ones the queries name)
+ * @want: the wanted state; sites are matched with @now by module, file,
+ *        line, function and format, and sites only one table has are left
+ *        alone
+ * @out: out: a set of `=flags` queries, one group per target flag value,
+ *       naming exactly the sites whose flags differ (empty when none do)
+ *
+ * Undoing a set is ddctl_queryset_new_restore(ctx, now, table_before).
+ *
+ * Return: 0, -ENOMEM, or -ENOTRECOVERABLE when a site cannot be named.
+ */
+int ddctl_queryset_new_restore(struct ddctl_ctx *ctx, struct ddctl_table *now,
+			       struct ddctl_table *want,
+			       struct ddctl_queryset **out);
+
+/**
+ * ddctl_table_new_from_plan() - the state a plan predicts
+ * @plan: plan
+ * @out: out: a table like the plan's, with the predicted flags
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ddctl_table_new_from_plan(struct ddctl_plan *plan,
+			      struct ddctl_table **out);
+
+/**
+ * ddctl_table_new_with_flags() - a copy of @from with every site's flags
+ * set to @flags (0 gives the default state of a kernel booted without
+ * dyndbg parameters)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ddctl_table_new_with_flags(struct ddctl_table *from, unsigned int flags,
+			       struct ddctl_table **out);
+
+/* ------------------------------------------------------------------ */
 /* Transactions: submitting a set                                     */
 /* ------------------------------------------------------------------ */
 

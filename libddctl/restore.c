@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Restoring a state: the queries that bring the sites of one table to the
+ * flags they have in another, and tables derived from a plan's outcome.
+ * Used to undo a set, to restore saved settings and to repair a refused
+ * write.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libddctl-private.h"
+
+struct restore {
+	bool *selected;
+	unsigned int *want;
+};
+
+static void note_restore(size_t idx, unsigned int want, void *data)
+{
+	struct restore *r = data;
+
+	r->selected[idx] = true;
+	r->want[idx] = want;
+}
+
+DDCTL_EXPORT int ddctl_queryset_new_restore(struct ddctl_ctx *ctx,
+					    struct ddctl_table *now,
+					    struct ddctl_table *want,
+					    struct ddctl_queryset **out)
+{
+	struct restore rs = { 0 };
+	struct strbuf sb = { 0 };
+	struct ddctl_queryset *set = NULL;
+	char flags[DDCTL_FLAGS_BUFSZ];
+	bool *sel = NULL;
+	unsigned int f;
+	size_t s;
+	int r;
+
+	rs.selected = calloc(now->count + 1, sizeof(*rs.selected));
+	rs.want = calloc(now->count + 1, sizeof(*rs.want));
+	sel = calloc(now->count + 1, sizeof(*sel));
+	r = rs.selected && rs.want && sel ? 0 : -ENOMEM;
+	if (!r)
+		r = table_diff(want, NULL, now, note_restore, &rs);
+	/* one group of queries per target flag value: "=flags" */
+	for (f = 0; !r && f <= DD_FLAGS_ALL; f++) {
+		bool any = false;
+
+		for (s = 0; s < now->count; s++) {
+			sel[s] = rs.selected[s] && rs.want[s] == f;
+			any |= sel[s];
+		}
+		ddctl_flags_format(f, flags);
+		if (any)
+			r = address_sites(now, sel, NULL, f ? flags : "=", &sb);
+	}
+	if (!r)
+		r = ddctl_queryset_new(ctx, &set);
+	if (!r && sb.len)
+		r = ddctl_queryset_parse(set, sb.buf, 0);
+	if (r == -EINVAL)
+		r = -ENOTRECOVERABLE;
+	strbuf_release(&sb);
+	free(rs.selected);
+	free(rs.want);
+	free(sel);
+	if (r < 0) {
+		ddctl_queryset_unref(set);
+		return r;
+	}
+	*out = set;
+	return 0;
+}
+
+static int table_derive(struct ddctl_table *from, struct ddctl_table **out)
+{
+	struct ddctl_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	t->sites = malloc((from->count + 1) * sizeof(*t->sites));
+	if (!t->sites) {
+		free(t);
+		return -ENOMEM;
+	}
+	memcpy(t->sites, from->sites, from->count * sizeof(*t->sites));
+	t->count = from->count;
+	t->refcount = 1;
+	t->ctx = ddctl_ref(from->ctx);
+	t->parent = ddctl_table_ref(from->parent ? from->parent : from);
+	*out = t;
+	return 0;
+}
+
+DDCTL_EXPORT int ddctl_table_new_from_plan(struct ddctl_plan *plan,
+					   struct ddctl_table **out)
+{
+	struct ddctl_table *t;
+	size_t s;
+	int r = table_derive(plan->table, &t);
+
+	if (r < 0)
+		return r;
+	for (s = 0; s < t->count; s++)
+		t->sites[s].flags = plan->final[s];
+	*out = t;
+	return 0;
+}
+
+DDCTL_EXPORT int ddctl_table_new_with_flags(struct ddctl_table *from,
+					    unsigned int flags,
+					    struct ddctl_table **out)
+{
+	struct ddctl_table *t;
+	size_t s;
+	int r = table_derive(from, &t);
+
+	if (r < 0)
+		return r;
+	for (s = 0; s < t->count; s++)
+		t->sites[s].flags = flags & DD_FLAGS_ALL;
+	*out = t;
+	return 0;
+}
