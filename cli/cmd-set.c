@@ -79,12 +79,51 @@ static void print_text(struct cli *cli, struct ddctl_queryset *set,
 			ddctl_txn_get_write_count(txn));
 }
 
+/*
+ * Commit @set as one transaction (or --check it) and report as `set` does.
+ * @table, when not NULL, is the current state the set was computed from.
+ */
+int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
+		   struct ddctl_table *table)
+{
+	struct ddctl_txn *txn = NULL;
+	int r, st;
+
+	r = ddctl_txn_new(cli->ctx, set, &txn);
+	if (r == 0 && table)
+		ddctl_txn_set_table(txn, table);
+	if (r == 0) {
+		ddctl_txn_set_flags(txn, cli->check ? DDCTL_TXN_CHECK : 0);
+		r = ddctl_txn_commit(txn);
+	}
+	if (r < 0 && r != -EPROTO) {
+		if (r == -ENOENT)
+			fprintf(stderr, "ddctl: no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted\n");
+		else
+			fprintf(stderr, "ddctl: %s%s\n", strerror(-r),
+				r == -EACCES || r == -EPERM ?
+				" (writing the control file needs root); nothing was changed" : "");
+		st = cli_errno_status(r);
+		goto out;
+	}
+	if (cli->json)
+		print_json(set, txn, cli->check);
+	else
+		print_text(cli, set, txn);
+	st = r == -EPROTO ? EXIT_REFUSED : EXIT_OK;
+	if (r == -EPROTO)
+		fprintf(stderr, "ddctl: %zu sites differ from the prediction after writing\n",
+			ddctl_txn_get_mismatch_count(txn));
+out:
+	ddctl_txn_unref(txn);
+	return st;
+}
+
 int cmd_set(struct cli *cli, int argc, char **argv)
 {
 	struct ddctl_queryset *set = NULL;
-	struct ddctl_txn *txn = NULL;
 	char *text;
-	int r, st;
+	int st;
 
 	if (cli->file) {
 		text = cli_read_file(cli->file);
@@ -111,31 +150,8 @@ int cmd_set(struct cli *cli, int argc, char **argv)
 		st = EXIT_USAGE;
 		goto out;
 	}
-	r = ddctl_txn_new(cli->ctx, set, &txn);
-	if (r == 0) {
-		ddctl_txn_set_flags(txn, cli->check ? DDCTL_TXN_CHECK : 0);
-		r = ddctl_txn_commit(txn);
-	}
-	if (r < 0 && r != -EPROTO) {
-		if (r == -ENOENT)
-			fprintf(stderr, "ddctl: no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted\n");
-		else
-			fprintf(stderr, "ddctl: %s%s\n", strerror(-r),
-				r == -EACCES || r == -EPERM ?
-				" (writing the control file needs root); nothing was changed" : "");
-		st = cli_errno_status(r);
-		goto out;
-	}
-	if (cli->json)
-		print_json(set, txn, cli->check);
-	else
-		print_text(cli, set, txn);
-	st = r == -EPROTO ? EXIT_REFUSED : EXIT_OK;
-	if (r == -EPROTO)
-		fprintf(stderr, "ddctl: %zu sites differ from the prediction after writing\n",
-			ddctl_txn_get_mismatch_count(txn));
+	st = cli_commit_set(cli, set, NULL);
 out:
-	ddctl_txn_unref(txn);
 	ddctl_queryset_unref(set);
 	return st;
 }

@@ -31,6 +31,8 @@ int cmd_list(struct cli *cli, int argc, char **argv);
 int cmd_set(struct cli *cli, int argc, char **argv);
 int cmd_modules(struct cli *cli, int argc, char **argv);
 int cmd_info(struct cli *cli, int argc, char **argv);
+int cmd_save(struct cli *cli, int argc, char **argv);
+int cmd_restore(struct cli *cli, int argc, char **argv);
 
 /* Helpers shared by the commands. */
 int cli_errno_status(int r);
@@ -39,6 +41,8 @@ int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
 		      struct ddctl_queryset **set);
 char *cli_join_args(int argc, char **argv);
 char *cli_read_file(const char *path);
+int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
+		   struct ddctl_table *table);
 
 /* json.c */
 void json_string(FILE *f, const char *s);

@@ -13,6 +13,8 @@ static const struct cli_cmd commands[] = {
 	{ "set", cmd_set, "QUERY...", "apply the queries as one set" },
 	{ "modules", cmd_modules, "", "per module: callsites and how many are enabled" },
 	{ "info", cmd_info, "", "the control file, kernel features and backend in use" },
+	{ "save", cmd_save, "[FILE]", "write the non-default state as a query script" },
+	{ "restore", cmd_restore, "FILE", "bring the state exactly to a saved script, as one set" },
 };
 
 struct opt {

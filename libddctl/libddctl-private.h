@@ -112,6 +112,8 @@ int queryset_append(struct ddctl_queryset *set, struct ddctl_query *q);
 void query_release(struct ddctl_query *q);
 int query_build_canonical(struct ddctl_query *q);
 unsigned int query_apply(const struct ddctl_query *q, unsigned int flags);
+struct strbuf;
+int queryset_format(const struct ddctl_queryset *set, struct strbuf *sb);
 
 struct ddctl_plan {
 	int refcount;

@@ -626,3 +626,17 @@ DDCTL_EXPORT bool ddctl_query_is_negated(const struct ddctl_query *query)
 			return true;
 	return false;
 }
+
+/* The canonical queries of @set, one per line. */
+int queryset_format(const struct ddctl_queryset *set, struct strbuf *sb)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; !r && i < set->count; i++) {
+		r = strbuf_adds(sb, set->queries[i].canonical);
+		if (!r)
+			r = strbuf_addch(sb, '\n');
+	}
+	return r;
+}

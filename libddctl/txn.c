@@ -126,17 +126,13 @@ static int txn_restore(struct ddctl_txn *txn, int fd)
 	struct ddctl_table *now = NULL;
 	struct ddctl_queryset *set = NULL;
 	struct strbuf sb = { 0 };
-	size_t i;
 	int r;
 
 	r = ddctl_table_read(txn->ctx, &now);
 	if (!r)
 		r = ddctl_queryset_new_restore(txn->ctx, now, txn->table, &set);
-	for (i = 0; !r && set && i < set->count; i++) {
-		r = strbuf_adds(&sb, set->queries[i].canonical);
-		if (!r)
-			r = strbuf_addch(&sb, '\n');
-	}
+	if (!r)
+		r = queryset_format(set, &sb);
 	if (!r && sb.len) {
 		err(txn->ctx, "restoring the sites already changed\n");
 		r = write_text(txn, fd, sb.buf, false);

@@ -423,6 +423,55 @@ int ddctl_table_new_with_flags(struct ddctl_table *from, unsigned int flags,
 			       struct ddctl_table **out);
 
 /* ------------------------------------------------------------------ */
+/* Saved settings                                                     */
+/* ------------------------------------------------------------------ */
+
+/**
+ * ddctl_table_save() - the state of @table as a query script
+ * @table: the state to save
+ * @text: out: a newly allocated script; free() it
+ *
+ * The script is a comment header and the `=flags` queries that bring the
+ * default state (every flag off, `=_`) to @table's: one group per flag
+ * value, naming whole modules, files, functions or lines where that is
+ * exact (ddctl_queryset_new_restore() from the default). A table in the
+ * default state gives the header alone.
+ *
+ * Return: 0, -ENOMEM, or -ENOTRECOVERABLE when a changed site cannot be
+ * named by a query (the log says which).
+ */
+int ddctl_table_save(struct ddctl_table *table, char **text);
+
+/**
+ * ddctl_table_new_from_script() - the state a script gives on @table's
+ * sites when they start from the default (every flag off)
+ * @table: the sites
+ * @script: a parsed query script, e.g. one ddctl_table_save() wrote
+ * @out: out: a table like @table with the predicted flags
+ *
+ * Return: 0, -EINVAL for a match-only set, -ENOMEM.
+ */
+int ddctl_table_new_from_script(struct ddctl_table *table,
+				struct ddctl_queryset *script,
+				struct ddctl_table **out);
+
+/**
+ * ddctl_queryset_new_from_script() - the set that restores a saved script
+ * @ctx: context
+ * @now: the current state
+ * @script: a parsed query script
+ * @out: out: the `=flags` queries that bring @now exactly to the state
+ *       @script gives on the default state; sites already right are not
+ *       named (an empty set when nothing differs)
+ *
+ * Return: 0, -EINVAL for a match-only set, -ENOMEM, -ENOTRECOVERABLE.
+ */
+int ddctl_queryset_new_from_script(struct ddctl_ctx *ctx,
+				   struct ddctl_table *now,
+				   struct ddctl_queryset *script,
+				   struct ddctl_queryset **out);
+
+/* ------------------------------------------------------------------ */
 /* Transactions: submitting a set                                     */
 /* ------------------------------------------------------------------ */
 

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ddctl save / restore: the non-default state as a query script, and back. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ddctl-cli.h"
+
+int cmd_save(struct cli *cli, int argc, char **argv)
+{
+	struct ddctl_table *table = NULL;
+	char *text = NULL;
+	FILE *f = stdout;
+	int r, st;
+
+	if (argc > 1) {
+		fprintf(stderr, "ddctl: save takes at most one FILE\n");
+		return EXIT_USAGE;
+	}
+	st = cli_read_table(cli, &table);
+	if (st)
+		return st;
+	r = ddctl_table_save(table, &text);
+	ddctl_table_unref(table);
+	if (r < 0) {
+		fprintf(stderr, "ddctl: cannot save the state: %s\n", strerror(-r));
+		return EXIT_REFUSED;
+	}
+	if (argc == 1 && strcmp(argv[0], "-"))
+		f = fopen(argv[0], "we");
+	st = f && fputs(text, f) >= 0 ? EXIT_OK : EXIT_REFUSED;
+	if (f && f != stdout && fclose(f))
+		st = EXIT_REFUSED;
+	if (st)
+		fprintf(stderr, "ddctl: cannot write %s: %s\n", argv[0],
+			strerror(errno));
+	free(text);
+	return st;
+}
+
+int cmd_restore(struct cli *cli, int argc, char **argv)
+{
+	struct ddctl_queryset *script = NULL, *set = NULL;
+	struct ddctl_table *table = NULL;
+	char *text;
+	int r, st;
+
+	if (argc != 1) {
+		fprintf(stderr, "ddctl: restore needs one FILE ('-' is stdin)\n");
+		return EXIT_USAGE;
+	}
+	text = cli_read_file(argv[0]);
+	if (!text) {
+		fprintf(stderr, "ddctl: cannot read %s: %s\n", argv[0], strerror(errno));
+		return EXIT_REFUSED;
+	}
+	st = cli_parse_queries(cli, text, 0, &script);
+	free(text);
+	if (!st)
+		st = cli_read_table(cli, &table);
+	if (st)
+		goto out;
+	r = ddctl_queryset_new_from_script(cli->ctx, table, script, &set);
+	if (r < 0) {
+		fprintf(stderr, "ddctl: cannot restore %s: %s\n", argv[0], strerror(-r));
+		st = cli_errno_status(r);
+	} else if (ddctl_queryset_get_count(set) == 0) {
+		if (cli->json)
+			printf("{\"queries\":[],\"changes\":[]}\n");
+		else if (cli->check || cli->verbose)
+			printf("nothing to restore: the state already is that of %s\n", argv[0]);
+	} else {
+		st = cli_commit_set(cli, set, table);
+	}
+out:
+	ddctl_queryset_unref(set);
+	ddctl_queryset_unref(script);
+	ddctl_table_unref(table);
+	return st;
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Saved settings: save, reset, restore gives the same table. */
+#include <errno.h>
+
+#include "testlib.h"
+
+static const char *const fixtures[] = {
+	"hand-escapes.txt", "control-6.12-stock.txt",
+	"control-6.12-stock-enabled.txt",
+};
+
+/* restore @text on @from; every site must end as in @t */
+static void check_restore(struct ddctl_ctx *ctx, struct ddctl_table *from,
+			  struct ddctl_table *t, const char *text)
+{
+	struct ddctl_queryset *script = test_parse(ctx, text), *set = NULL;
+	struct ddctl_plan *plan = NULL;
+	size_t i;
+
+	assert_int_equal(ddctl_queryset_new_from_script(ctx, from, script, &set), 0);
+	assert_int_equal(ddctl_plan_new(set, from, &plan), 0);
+	assert_int_equal(ddctl_table_get_count(from), ddctl_table_get_count(t));
+	for (i = 0; i < ddctl_table_get_count(t); i++)
+		if (ddctl_plan_get_final_flags(plan, i) !=
+		    ddctl_site_get_flags(ddctl_table_get_site(t, i)))
+			fail_msg("site %zu not restored by:\n%s", i, text);
+	ddctl_plan_unref(plan);
+	ddctl_queryset_unref(set);
+	ddctl_queryset_unref(script);
+}
+
+/* the state after @text on @t */
+static struct ddctl_table *derive(struct ddctl_ctx *ctx, struct ddctl_table *t,
+				  const char *text)
+{
+	struct ddctl_queryset *set = test_parse(ctx, text);
+	struct ddctl_table *out = NULL;
+	struct ddctl_plan *plan = NULL;
+
+	assert_int_equal(ddctl_plan_new(set, t, &plan), 0);
+	assert_int_equal(ddctl_table_new_from_plan(plan, &out), 0);
+	ddctl_plan_unref(plan);
+	ddctl_queryset_unref(set);
+	return out;
+}
+
+static void check_states(struct ddctl_ctx *ctx, struct ddctl_table *t)
+{
+	static const char *const scrambles[] = {
+		"=_", "+pmflt", "module virtio* =pf; func *probe* +l",
+		"class LOW +p; class DDCTL_IO +ps",
+	};
+	struct ddctl_table *zero = NULL, *other;
+	char *text = NULL;
+	size_t i;
+
+	assert_int_equal(ddctl_table_save(t, &text), 0);
+	assert_non_null(strstr(text, "# ddctl saved state"));
+	assert_int_equal(ddctl_table_new_with_flags(t, 0, &zero), 0);
+	check_restore(ctx, zero, t, text);
+	for (i = 0; i < sizeof(scrambles) / sizeof(scrambles[0]); i++) {
+		other = derive(ctx, t, scrambles[i]);
+		check_restore(ctx, other, t, text);
+		ddctl_table_unref(other);
+	}
+	free(text);
+	ddctl_table_unref(zero);
+}
+
+static void test_save_restore_fixtures(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t, *s;
+	size_t f;
+
+	for (f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++) {
+		t = test_table(ctx, fixtures[f]);
+		check_states(ctx, t);
+		/* states the fixtures do not have, classes included */
+		s = derive(ctx, t, "module virtio* =pmf; class DDCTL_CORE +p; file init/* =_");
+		check_states(ctx, s);
+		ddctl_table_unref(s);
+		s = derive(ctx, t, "+p; func *probe* =t");
+		check_states(ctx, s);
+		ddctl_table_unref(s);
+		ddctl_table_unref(t);
+	}
+	ddctl_unref(ctx);
+}
+
+static void test_save_is_compact(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = test_table(ctx, "control-6.12-stock-enabled.txt");
+	char *text = NULL;
+
+	assert_int_equal(ddctl_table_save(t, &text), 0);
+	assert_non_null(strstr(text, "\nmodule test_dynamic_debug =p\n"));
+	assert_non_null(strstr(text, "\nmodule virtio_ring =pfl\n"));
+	assert_null(strstr(text, " line "));
+	free(text);
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+static void test_default_state(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = test_table(ctx, "control-6.12-stock.txt"), *zero = NULL;
+	char *text = NULL, *p;
+
+	assert_int_equal(ddctl_table_new_with_flags(t, 0, &zero), 0);
+	assert_int_equal(ddctl_table_save(zero, &text), 0);
+	/* only comments: the header, no query */
+	for (p = text; *p; p = strchr(p, '\n') + 1)
+		assert_int_equal(*p, '#');
+	check_restore(ctx, t, zero, text);
+	free(text);
+	ddctl_table_unref(zero);
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_save_restore_fixtures),
+		cmocka_unit_test(test_save_is_compact),
+		cmocka_unit_test(test_default_state),
+	};
+
+	return cmocka_run_group_tests_name("save", tests, NULL, NULL);
+}
