@@ -22,7 +22,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 CACHE = os.environ.get("DDCTL_KCACHE", "/var/cache/ddctl/kernels")
-MODULE_SIZES = (256, 2000)
+MODULE_SIZES = (256, 2000, 20000)
 BAD_RE = re.compile(r"Oops|WARNING:|BUG:|Call Trace|kernel BUG|"
                     r"general protection")
 MARK = "@@DDCTL@@ "
@@ -200,6 +200,7 @@ def boot(kdir, initrd, script, rundir, retry=True, **kw):
     attempts = [b]
     if b.status == "hang" and retry:
         log(f"boot hung ({b.summary()}); retrying once")
+        shutil.rmtree(rundir + ".hang1", ignore_errors=True)
         os.rename(rundir, rundir + ".hang1")
         b = boot_once(kdir, initrd, script, rundir, **kw)
         b.first_hang = rundir + ".hang1"

@@ -33,7 +33,8 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "dyndbg-insmod-param", "dyndbg-cmdline-module",
                "dyndbg-boot-param", "sanity-callsites",
                "ddctl-list", "ddctl-list-module", "ddctl-check-writes-nothing",
-               "ddctl-set-module", "ddctl-modules", "predict-collected"]
+               "ddctl-set-module", "ddctl-modules", "predict-collected",
+               "scale-20000", "scale-20000-ddctl"]
 # a built-in file of the tinyconfig+fragment kernel with pr_debug sites
 BOOTFILE = os.environ.get("DDCTL_BOOTFILE", "drivers/virtio/virtio_ring.c")
 

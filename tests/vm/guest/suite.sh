@@ -4,6 +4,7 @@
 #   d  dyndbg-*          dyndbg= boot/module parameters
 #   b  ddctl-*           the ddctl CLI against the real control file
 #   c  predict           data for prediction == reality (compared on host)
+#   s  scale-20000*      a module with 20000 sites, all on and off
 # (e, no Oops/WARNING/BUG in the log, is checked on the host.)
 # Environment from the kernel command line: DDCTL_NCPU, DDCTL_KIND
 # (stock|patched), DDCTL_BOOTFILE (file given to dyndbg= at boot).
@@ -142,3 +143,22 @@ for q in /ddctl-tests/qsets/*.q; do
 done
 reset_all
 ok predict-collected
+
+# ---- scale: 20000 sites in one module (after c, to keep c fast) --------
+if [ -f $MODDIR/ddctl_sites_20000.ko ]; then
+	sh /ddctl-tests/scale.sh
+	if has_ddctl; then
+		ddctl set 'module ddctl_sites_20000 +p' > $OUT/scale-set.txt 2>&1
+		rc=$?
+		ne=$(ddctl list --enabled module ddctl_sites_20000 2>/dev/null | grep -c 'ddctl_sites_20000')
+		ddctl set 'module ddctl_sites_20000 -p' >> $OUT/scale-set.txt 2>&1
+		rc2=$?
+		n0=$(control | awk 'index($2, "[ddctl_sites_20000]") == 1 && $3 != "=_"' | wc -l)
+		check scale-20000-ddctl "set rc=$rc/$rc2, $ne listed enabled, $n0 left enabled" \
+			[ $rc = 0 -a $rc2 = 0 -a "$ne" -ge 19990 -a "$n0" = 0 ]
+	else
+		skip scale-20000-ddctl "ddctl binary not in the initramfs"
+	fi
+else
+	skip scale-20000 "ddctl_sites_20000.ko not built"
+fi
