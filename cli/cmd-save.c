@@ -64,11 +64,6 @@ int cmd_restore(struct cli *cli, int argc, char **argv)
 	if (r < 0) {
 		fprintf(stderr, "ddctl: cannot restore %s: %s\n", argv[0], strerror(-r));
 		st = cli_errno_status(r);
-	} else if (ddctl_queryset_get_count(set) == 0) {
-		if (cli->json)
-			printf("{\"queries\":[],\"changes\":[]}\n");
-		else if (cli->check || cli->verbose)
-			printf("nothing to restore: the state already is that of %s\n", argv[0]);
 	} else {
 		st = cli_commit_set(cli, set, table);
 	}

@@ -82,6 +82,7 @@ static void print_text(struct cli *cli, struct ddctl_queryset *set,
 /*
  * Commit @set as one transaction (or --check it) and report as `set` does.
  * @table, when not NULL, is the current state the set was computed from.
+ * An empty set changes nothing and succeeds.
  */
 int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 		   struct ddctl_table *table)
@@ -89,6 +90,13 @@ int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 	struct ddctl_txn *txn = NULL;
 	int r, st;
 
+	if (ddctl_queryset_get_count(set) == 0) {
+		if (cli->json)
+			printf("{\"queries\":[],\"changes\":[]}\n");
+		else if (cli->check || cli->verbose)
+			printf("nothing to change\n");
+		return EXIT_OK;
+	}
 	r = ddctl_txn_new(cli->ctx, set, &txn);
 	if (r == 0 && table)
 		ddctl_txn_set_table(txn, table);

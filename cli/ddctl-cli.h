@@ -33,6 +33,7 @@ int cmd_modules(struct cli *cli, int argc, char **argv);
 int cmd_info(struct cli *cli, int argc, char **argv);
 int cmd_save(struct cli *cli, int argc, char **argv);
 int cmd_restore(struct cli *cli, int argc, char **argv);
+int cmd_apply_config(struct cli *cli, int argc, char **argv);
 
 /* Helpers shared by the commands. */
 int cli_errno_status(int r);
@@ -43,6 +44,7 @@ char *cli_join_args(int argc, char **argv);
 char *cli_read_file(const char *path);
 int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 		   struct ddctl_table *table);
+int cli_load_config(struct cli *cli, struct ddctl_queryset **set);
 
 /* json.c */
 void json_string(FILE *f, const char *s);

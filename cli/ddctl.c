@@ -15,6 +15,7 @@ static const struct cli_cmd commands[] = {
 	{ "info", cmd_info, "", "the control file, kernel features and backend in use" },
 	{ "save", cmd_save, "[FILE]", "write the non-default state as a query script" },
 	{ "restore", cmd_restore, "FILE", "bring the state exactly to a saved script, as one set" },
+	{ "apply-config", cmd_apply_config, "", "apply the ddctl.d configuration as one set (see ddctl.d(5))" },
 };
 
 struct opt {
@@ -42,7 +43,7 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: ddctl [OPTIONS] COMMAND [ARGS]\n"
 		   "       ddctl [OPTIONS] -f FILE\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %-9s %s\n", commands[i].name, commands[i].args,
+		fprintf(f, "  %-12s %-9s %s\n", commands[i].name, commands[i].args,
 			commands[i].help);
 	fprintf(f, "\nOptions:\n");
 	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {

@@ -86,6 +86,7 @@ DDCTL_EXPORT struct ddctl_ctx *ddctl_unref(struct ddctl_ctx *ctx)
 		return ctx;
 	kmod_unref(ctx->kmod);
 	free(ctx->control_path);
+	free(ctx->config_root);
 	free(ctx);
 	return NULL;
 }

@@ -29,6 +29,7 @@ struct ddctl_ctx {
 	bool features_known;
 	unsigned int features;
 	struct kmod_ctx *kmod;
+	char *config_root; /* NULL: $DDCTL_CONFIG_ROOT, else "" */
 };
 
 void ddctl_log(struct ddctl_ctx *ctx, int priority, const char *file,
@@ -48,6 +49,9 @@ void ddctl_log(struct ddctl_ctx *ctx, int priority, const char *file,
 
 /* ctx.c */
 bool ctx_control_is_kernel(struct ddctl_ctx *ctx);
+
+/* config.c: the prefix of every configuration path */
+const char *ctx_config_root(struct ddctl_ctx *ctx);
 
 /* A callsite; strings point into the table's buffer. */
 struct ddctl_site {
@@ -105,6 +109,7 @@ struct ddctl_queryset {
 	char *error;
 	unsigned int error_index, error_column;
 	char *error_word;
+	char *error_reason; /* the message without the query and word */
 };
 
 /* query.c */

@@ -472,7 +472,8 @@ static void set_error(struct ddctl_queryset *set, struct parser *p)
 		     set->error_word ? set->error_word : "",
 		     p->err_msg ? p->err_msg : "invalid") < 0)
 		set->error = NULL;
-	free(p->err_msg);
+	free(set->error_reason);
+	set->error_reason = p->err_msg;
 	p->err_msg = NULL;
 }
 
@@ -480,8 +481,10 @@ static void clear_error(struct ddctl_queryset *set)
 {
 	free(set->error);
 	free(set->error_word);
+	free(set->error_reason);
 	set->error = NULL;
 	set->error_word = NULL;
+	set->error_reason = NULL;
 	set->error_index = set->error_column = 0;
 }
 

@@ -472,6 +472,55 @@ int ddctl_queryset_new_from_script(struct ddctl_ctx *ctx,
 				   struct ddctl_queryset **out);
 
 /* ------------------------------------------------------------------ */
+/* Configuration: ddctl.d drop-in directories                         */
+/* ------------------------------------------------------------------ */
+
+/**
+ * ddctl_set_config_root() - prefix every configuration path with @root
+ * @ctx: context
+ * @root: a directory standing for "/" (tests, images); NULL restores the
+ *        default: the environment variable DDCTL_CONFIG_ROOT, else "/"
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ddctl_set_config_root(struct ddctl_ctx *ctx, const char *root);
+
+/**
+ * ddctl_config_foreach_file() - the configuration files, in order
+ * @ctx: context
+ * @fn: called with the path of each file that applies; a non-zero return
+ *      stops the walk
+ * @data: passed to @fn
+ *
+ * Files are the `*.conf` of /etc/ddctl.d, /run/ddctl.d and
+ * /usr/lib/ddctl.d (below the config root). A name in /etc hides the same
+ * name in /run and /usr/lib, and one in /run hides /usr/lib; a name whose
+ * file is a symlink to /dev/null is masked. The files that remain come in
+ * the lexical order of their names, whatever their directory.
+ *
+ * Return: 0, the non-zero value @fn returned, or a negative errno.
+ */
+int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
+			      int (*fn)(const char *path, void *data),
+			      void *data);
+
+/**
+ * ddctl_config_load() - append the merged configuration to @set
+ * @ctx: context
+ * @set: query set; the queries of every file are appended in file order
+ *
+ * Each file is a query script as ddctl_queryset_parse() reads it, parsed
+ * line by line. On error nothing is appended and
+ * ddctl_queryset_get_error() names the file, the line, the query, the
+ * column, the word and the reason, e.g. `/etc/ddctl.d/10-net.conf:3:
+ * "modul x +p", column 1, word "modul": unknown keyword ...`.
+ *
+ * Return: 0, -EINVAL for a query error, -ENOMEM, -EIO when a file cannot
+ * be read (the log says which).
+ */
+int ddctl_config_load(struct ddctl_ctx *ctx, struct ddctl_queryset *set);
+
+/* ------------------------------------------------------------------ */
 /* Transactions: submitting a set                                     */
 /* ------------------------------------------------------------------ */
 

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ddctl apply-config: the ddctl.d drop-ins, merged, applied as one set. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ddctl-cli.h"
+
+static int print_file(const char *path, void *data)
+{
+	printf("configuration: %s\n", path);
+	return 0;
+}
+
+int cli_load_config(struct cli *cli, struct ddctl_queryset **set)
+{
+	int r = ddctl_queryset_new(cli->ctx, set);
+
+	if (r == 0)
+		r = ddctl_config_load(cli->ctx, *set);
+	if (r == -EINVAL) {
+		fprintf(stderr, "ddctl: %s; nothing applied\n",
+			ddctl_queryset_get_error(*set, NULL, NULL, NULL));
+		return EXIT_USAGE;
+	}
+	if (r < 0) {
+		fprintf(stderr, "ddctl: cannot load the configuration: %s\n",
+			strerror(-r));
+		return EXIT_REFUSED;
+	}
+	return EXIT_OK;
+}
+
+int cmd_apply_config(struct cli *cli, int argc, char **argv)
+{
+	struct ddctl_queryset *set = NULL;
+	int st;
+
+	if (argc > 0) {
+		fprintf(stderr, "ddctl: apply-config takes no arguments\n");
+		return EXIT_USAGE;
+	}
+	st = cli_load_config(cli, &set);
+	if (st)
+		goto out;
+	if ((cli->check || cli->verbose) && !cli->json)
+		ddctl_config_foreach_file(cli->ctx, print_file, NULL);
+	st = cli_commit_set(cli, set, NULL);
+out:
+	ddctl_queryset_unref(set);
+	return st;
+}

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Configuration: query scripts in ddctl.d drop-in directories, merged the
+ * systemd way (a file name in /etc hides the same name in /run and
+ * /usr/lib; files are applied in the lexical order of their names; a
+ * symlink to /dev/null masks a name), loaded as one set with errors
+ * reported per file and line.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "libddctl-private.h"
+
+static const char *const config_dirs[] = {
+	"/etc/ddctl.d", "/run/ddctl.d", "/usr/lib/ddctl.d",
+};
+
+DDCTL_EXPORT int ddctl_set_config_root(struct ddctl_ctx *ctx, const char *root)
+{
+	char *copy = root ? strdup(root) : NULL;
+
+	if (root && !copy)
+		return -ENOMEM;
+	free(ctx->config_root);
+	ctx->config_root = copy;
+	return 0;
+}
+
+const char *ctx_config_root(struct ddctl_ctx *ctx)
+{
+	const char *env;
+
+	if (ctx->config_root)
+		return ctx->config_root;
+	env = secure_getenv("DDCTL_CONFIG_ROOT");
+	return env ? env : "";
+}
+
+struct dropin {
+	char *name, *path;
+};
+
+static int cmp_dropin(const void *a, const void *b)
+{
+	return strcmp(((const struct dropin *)a)->name,
+		      ((const struct dropin *)b)->name);
+}
+
+static bool is_conf_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".conf");
+}
+
+static bool have_name(const struct dropin *d, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(d[i].name, name))
+			return true;
+	return false;
+}
+
+/* Add the .conf files of @dir whose names no earlier directory had. */
+static int scan_dir(struct ddctl_ctx *ctx, const char *dir,
+		    struct dropin **list, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct dropin *tmp;
+	int r = 0;
+
+	if (!d) {
+		dbg(ctx, "no configuration in %s: %s\n", dir, strerror(errno));
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	}
+	while (!r && (de = readdir(d))) {
+		if (!is_conf_name(de->d_name) || have_name(*list, *n, de->d_name))
+			continue;
+		tmp = realloc(*list, (*n + 1) * sizeof(**list));
+		if (!tmp) {
+			r = -ENOMEM;
+			break;
+		}
+		*list = tmp;
+		tmp[*n].name = strdup(de->d_name);
+		if (asprintf(&tmp[*n].path, "%s/%s", dir, de->d_name) < 0)
+			tmp[*n].path = NULL;
+		(*n)++;
+		if (!tmp[*n - 1].name || !tmp[*n - 1].path)
+			r = -ENOMEM;
+	}
+	closedir(d);
+	return r;
+}
+
+static void free_dropins(struct dropin *list, size_t n)
+{
+	while (n--) {
+		free(list[n].name);
+		free(list[n].path);
+	}
+	free(list);
+}
+
+/* A name whose winning file is /dev/null (or any device) is masked. */
+static bool is_masked(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+DDCTL_EXPORT int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
+					   int (*fn)(const char *path, void *data),
+					   void *data)
+{
+	const char *root = ctx_config_root(ctx);
+	struct dropin *list = NULL;
+	size_t i, n = 0;
+	char *dir;
+	int r = 0;
+
+	if (!strcmp(root, "/"))
+		root = "";
+	for (i = 0; !r && i < ARRAY_SIZE(config_dirs); i++) {
+		if (asprintf(&dir, "%s%s", root, config_dirs[i]) < 0)
+			r = -ENOMEM;
+		else
+			r = scan_dir(ctx, dir, &list, &n);
+		free(dir);
+	}
+	if (!r)
+		qsort(list, n, sizeof(*list), cmp_dropin);
+	for (i = 0; !r && i < n; i++) {
+		if (is_masked(list[i].path))
+			dbg(ctx, "%s is masked\n", list[i].path);
+		else
+			r = fn(list[i].path, data);
+	}
+	free_dropins(list, n);
+	return r;
+}
+
+/* The parse error of @set, restated with the file and line. */
+static void config_error(struct ddctl_queryset *set, const char *path,
+			 unsigned int line, const char *text)
+{
+	char *msg;
+
+	if (asprintf(&msg, "%s:%u: \"%s\", column %u, word \"%s\": %s", path,
+		     line, text, set->error_column,
+		     set->error_word ? set->error_word : "",
+		     set->error_reason ? set->error_reason : "invalid") < 0)
+		return;
+	free(set->error);
+	set->error = msg;
+}
+
+static int load_text(struct ddctl_queryset *set, const char *path, char *text)
+{
+	unsigned int line = 0;
+	char *p, *nl;
+	int r = 0;
+
+	for (p = text; p && !r; p = nl) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl++ = '\0';
+		line++;
+		r = ddctl_queryset_parse(set, p, 0);
+		if (r == -EINVAL)
+			config_error(set, path, line, p);
+	}
+	return r;
+}
+
+static char *read_text(struct ddctl_ctx *ctx, const char *path)
+{
+	struct strbuf sb = { 0 };
+	char buf[4096];
+	size_t n;
+	bool bad;
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		err(ctx, "cannot read %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (strbuf_add(&sb, buf, n) < 0)
+			break;
+	bad = !feof(f);
+	fclose(f);
+	if (bad) {
+		err(ctx, "cannot read %s\n", path);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_steal(&sb);
+}
+
+struct load {
+	struct ddctl_queryset *set;
+	unsigned int files;
+};
+
+static int load_file(const char *path, void *data)
+{
+	struct load *l = data;
+	char *text = read_text(l->set->ctx, path);
+	int r;
+
+	if (!text)
+		return -EIO;
+	info(l->set->ctx, "configuration: %s\n", path);
+	r = load_text(l->set, path, text);
+	free(text);
+	l->files++;
+	return r;
+}
+
+DDCTL_EXPORT int ddctl_config_load(struct ddctl_ctx *ctx,
+				   struct ddctl_queryset *set)
+{
+	struct load l = { .set = set };
+	size_t first = set->count;
+	int r;
+
+	r = ddctl_config_foreach_file(ctx, load_file, &l);
+	if (r < 0) {
+		while (set->count > first)
+			query_release(&set->queries[--set->count]);
+	}
+	return r;
+}

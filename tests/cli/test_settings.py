@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""ddctl save, restore, apply-config, persist and list --persistent against
+fixture control files and a fixture configuration root (TAP output)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
+STOCK = os.path.join(FIXTURES, "control-6.12-stock.txt")
+ENABLED = os.path.join(FIXTURES, "control-6.12-stock-enabled.txt")
+ROOT = os.path.join(FIXTURES, "config-root")
+results = []
+
+
+def run(*args, control=STOCK, root=ROOT):
+    env = dict(os.environ, DDCTL_CONFIG_ROOT=root)
+    p = subprocess.run([DDCTL, "--control", control, *args], env=env,
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    results.append((name, bool(cond), detail))
+
+
+with tempfile.TemporaryDirectory() as d:
+    saved = os.path.join(d, "saved.conf")
+    rc, out, err = run("save", saved, control=ENABLED)
+    text = open(saved).read() if rc == 0 else ""
+    queries = [l for l in text.splitlines() if l and not l.startswith("#")]
+    check("save-compact", rc == 0 and queries == [
+        "module main file init/main.c =p", "module test_dynamic_debug =p",
+        "module virtio_ring =pfl"], text + err)
+    rc, out2, err = run("save", control=ENABLED)
+    check("save-stdout", rc == 0 and out2 == text, out2 + err)
+    rc, out, err = run("-c", "restore", saved, control=STOCK)
+    check("restore-check-net-changes", rc == 0 and "would change 15 sites" in out, out + err)
+    rc, out, err = run("-c", "restore", saved, control=ENABLED)
+    check("restore-nothing-to-do", rc == 0 and "nothing to change" in out, out + err)
+    ctl = os.path.join(d, "control")
+    shutil.copy(STOCK, ctl)
+    rc, out, err = run("-j", "restore", saved, control=ctl)
+    check("restore-one-write", rc == 0 and '"writes":1' in out and
+          open(ctl).read().startswith("module test_dynamic_debug =p\nmodule virtio_ring =pfl\n"),
+          out + err)
+    rc, out, err = run("restore", os.path.join(d, "missing"))
+    check("restore-missing-file", rc == 1 and "cannot read" in err, err)
+
+rc, out, err = run("-c", "apply-config")
+files = [l.split()[1][len(ROOT):] for l in out.splitlines() if l.startswith("configuration:")]
+check("apply-config-precedence", rc == 0 and files == [
+    "/etc/ddctl.d/10-virtio.conf", "/etc/ddctl.d/20-file.conf",
+    "/run/ddctl.d/50-net.conf", "/usr/lib/ddctl.d/90-test.conf"], out + err)
+check("apply-config-one-set", "query 5: func do_levels -p" in out and
+      "would change 39 sites" in out, out)
+
+with tempfile.TemporaryDirectory() as d:
+    os.makedirs(os.path.join(d, "etc/ddctl.d"))
+    with open(os.path.join(d, "etc/ddctl.d/10-ok.conf"), "w") as f:
+        f.write("module virtio_ring +p\n")
+    with open(os.path.join(d, "etc/ddctl.d/20-bad.conf"), "w") as f:
+        f.write("# a comment\nmodule virtio_net +p\nmodule virtio_blk +q\n")
+    ctl = os.path.join(d, "control")
+    shutil.copy(STOCK, ctl)
+    before = open(ctl).read()
+    rc, out, err = run("apply-config", control=ctl, root=d)
+    check("apply-config-bad-line", rc == 2 and
+          "20-bad.conf:3: \"module virtio_blk +q\", column 19, word \"+q\"" in err and
+          "nothing applied" in err and open(ctl).read() == before, err)
+    rc, out, err = run("-c", "apply-config", control=ctl, root=os.path.join(d, "none"))
+    check("apply-config-empty", rc == 0 and "nothing to change" in out, out + err)
+
+print("TAP version 13")
+print("1..%d" % len(results))
+for i, (name, ok, detail) in enumerate(results, 1):
+    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
+    if not ok:
+        for line in detail.splitlines()[:20]:
+            print("# " + line)
+sys.exit(0 if all(ok for _, ok, _ in results) else 1)
