@@ -58,6 +58,8 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 	int st, wloc = 0, wfunc = 0;
 	char *text;
 
+	if (cli->persistent)
+		return cli_list_persistent(cli);
 	if (argc > 0) {
 		text = cli_join_args(argc, argv);
 		if (!text)

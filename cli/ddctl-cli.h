@@ -17,6 +17,7 @@ enum {
 struct cli {
 	struct ddctl_ctx *ctx;
 	bool json, check, verbose, enabled, expand;
+	bool persistent; /* list --persistent */
 	const char *file; /* -f */
 };
 
@@ -34,6 +35,8 @@ int cmd_info(struct cli *cli, int argc, char **argv);
 int cmd_save(struct cli *cli, int argc, char **argv);
 int cmd_restore(struct cli *cli, int argc, char **argv);
 int cmd_apply_config(struct cli *cli, int argc, char **argv);
+int cmd_persist(struct cli *cli, int argc, char **argv);
+int cmd_watch(struct cli *cli, int argc, char **argv);
 
 /* Helpers shared by the commands. */
 int cli_errno_status(int r);
@@ -45,6 +48,7 @@ char *cli_read_file(const char *path);
 int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 		   struct ddctl_table *table);
 int cli_load_config(struct cli *cli, struct ddctl_queryset **set);
+int cli_list_persistent(struct cli *cli);
 
 /* json.c */
 void json_string(FILE *f, const char *s);

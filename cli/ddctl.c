@@ -16,6 +16,8 @@ static const struct cli_cmd commands[] = {
 	{ "save", cmd_save, "[FILE]", "write the non-default state as a query script" },
 	{ "restore", cmd_restore, "FILE", "bring the state exactly to a saved script, as one set" },
 	{ "apply-config", cmd_apply_config, "", "apply the ddctl.d configuration as one set (see ddctl.d(5))" },
+	{ "persist", cmd_persist, "[FILE]", "write the configuration as dyndbg= modprobe options" },
+	{ "watch", cmd_watch, "", "apply the configuration to each module as it loads" },
 };
 
 struct opt {
@@ -30,6 +32,7 @@ static const struct opt opts[] = {
 	{ { "json", no_argument, NULL, 'j' }, NULL, "print JSON" },
 	{ { "verbose", no_argument, NULL, 'v' }, NULL, "per-query matched/changed counts" },
 	{ { "enabled", no_argument, NULL, 'e' }, NULL, "list: only sites with the p flag" },
+	{ { "persistent", no_argument, NULL, 'P' }, NULL, "list: the dyndbg= modprobe options that will apply" },
 	{ { "control", required_argument, NULL, 'C' }, "PATH", "use PATH as the control file" },
 	{ { "expand", no_argument, NULL, 'X' }, NULL, "expand negated queries even if the kernel parses them" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "show this help" },
@@ -97,6 +100,7 @@ static int parse_options(struct cli *cli, int argc, char **argv, bool after_cmd,
 		case 'v': cli->verbose = true; break;
 		case 'e': cli->enabled = true; break;
 		case 'X': cli->expand = true; break;
+		case 'P': cli->persistent = true; break;
 		case 'C':
 			if (ddctl_set_control_path(cli->ctx, optarg) < 0)
 				return EXIT_REFUSED;

@@ -521,6 +521,79 @@ int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
 int ddctl_config_load(struct ddctl_ctx *ctx, struct ddctl_queryset *set);
 
 /* ------------------------------------------------------------------ */
+/* Modules loaded later                                               */
+/* ------------------------------------------------------------------ */
+
+/**
+ * ddctl_queryset_new_for_module() - the part of @set that applies to a
+ * module loaded now
+ * @set: query set, e.g. the configuration
+ * @module: the module, as the kernel spells it
+ * @out: out: in order, every query of @set whose module match-spec selects
+ *       @module (`module virtio*`, `!module foo`) or that has none
+ *       (`func *probe* +p`), rewritten to `module @module ...` so that it
+ *       touches the new module's sites only
+ *
+ * Applying @out to a freshly loaded module gives its sites the flags the
+ * whole set would have given them had the module been loaded before, and
+ * leaves every other module alone.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ddctl_queryset_new_for_module(struct ddctl_queryset *set,
+				  const char *module,
+				  struct ddctl_queryset **out);
+
+/**
+ * ddctl_uevent_get_module() - the module a module-load uevent announces
+ * @buf: a kernel uevent as read from a NETLINK_KOBJECT_UEVENT socket:
+ *       "add@/module/NAME" then NUL-separated KEY=VALUE strings
+ * @len: its length in bytes
+ * @module: out: the module name
+ * @size: size of @module
+ *
+ * Return: 1 for ACTION=add SUBSYSTEM=module DEVPATH=/module/NAME, 0 for any
+ * other event, -ENAMETOOLONG.
+ */
+int ddctl_uevent_get_module(const char *buf, size_t len, char *module,
+			    size_t size);
+
+/**
+ * ddctl_config_write_modprobe() - write @set as modprobe options
+ * @set: query set, e.g. the configuration
+ * @path: the file to (re)write; NULL is /etc/modprobe.d/ddctl.conf below
+ *        the config root (see ddctl_set_config_root())
+ *
+ * Every query that names one module (no wildcard, not negated) becomes
+ * part of an `options MODULE dyndbg="..."` line, without its module
+ * match-spec, in the order of @set; the kernel applies it when the module
+ * loads. Other queries are left out (ddctl_queryset_new_for_module() and
+ * `ddctl watch` cover them). The file is replaced atomically.
+ *
+ * Return: 0, -ENOMEM or the errno of a failed write.
+ */
+int ddctl_config_write_modprobe(struct ddctl_queryset *set, const char *path);
+
+/**
+ * ddctl_module_foreach_persistent() - dyndbg options modprobe will use
+ * @ctx: context
+ * @fn: called with each module name, an options line (libkmod's
+ *      kmod_config_get_options()) that holds "dyndbg", and its source: the
+ *      path of the file ddctl_config_write_modprobe() writes when the line
+ *      is there, else "modprobe.d"; a non-zero return stops the walk
+ * @data: passed to @fn
+ *
+ * The modprobe.d directories are read below the config root.
+ *
+ * Return: 0, the non-zero value @fn returned, or -ENOMEM.
+ */
+int ddctl_module_foreach_persistent(
+	struct ddctl_ctx *ctx,
+	int (*fn)(const char *module, const char *options, const char *source,
+		  void *data),
+	void *data);
+
+/* ------------------------------------------------------------------ */
 /* Transactions: submitting a set                                     */
 /* ------------------------------------------------------------------ */
 

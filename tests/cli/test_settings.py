@@ -73,6 +73,23 @@ with tempfile.TemporaryDirectory() as d:
     rc, out, err = run("-c", "apply-config", control=ctl, root=os.path.join(d, "none"))
     check("apply-config-empty", rc == 0 and "nothing to change" in out, out + err)
 
+with tempfile.TemporaryDirectory() as d:
+    shutil.copytree(os.path.join(ROOT, "etc"), os.path.join(d, "etc"), symlinks=True)
+    shutil.copytree(os.path.join(ROOT, "run"), os.path.join(d, "run"))
+    os.makedirs(os.path.join(d, "etc/modprobe.d"))
+    with open(os.path.join(d, "etc/modprobe.d/local.conf"), "w") as f:
+        f.write("options foo bar=1\noptions failover dyndbg=+p\n")
+    rc, out, err = run("persist", root=d)
+    own = os.path.join(d, "etc/modprobe.d/ddctl.conf")
+    text = open(own).read() if rc == 0 else ""
+    check("persist-modprobe", rc == 0 and text.splitlines()[1:] == [
+        'options virtio_ring dyndbg="+pfl"', 'options virtio_net dyndbg="+pf"'], text + err)
+    rc, out, err = run("list", "--persistent", root=d)
+    rows = [l.split() for l in out.splitlines()[1:]]
+    check("list-persistent", rc == 0 and sorted(map(tuple, rows)) == sorted([
+        ("failover", "dyndbg=+p", "modprobe.d"), ("virtio_ring", 'dyndbg="+pfl"', own),
+        ("virtio_net", 'dyndbg="+pf"', own)]), out + err)
+
 print("TAP version 13")
 print("1..%d" % len(results))
 for i, (name, ok, detail) in enumerate(results, 1):

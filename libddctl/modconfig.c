@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The configuration of modules loaded later: a set restricted to one
+ * module (for module-load uevents), the uevents themselves, and the
+ * queries written as dyndbg= modprobe options.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libkmod.h>
+
+#include "libddctl-private.h"
+
+#define DDCTL_MODPROBE_FILE "/etc/modprobe.d/ddctl.conf"
+
+/* Does the module match-spec of @q select sites of @module? */
+static bool module_selected(const struct ddctl_query *q, const char *module)
+{
+	const char *spec = q->spec[DD_SPEC_MODULE];
+
+	if (!spec)
+		return true;
+	return dd_match_wildcard(spec, module) != q->negated[DD_SPEC_MODULE];
+}
+
+/* @q with its module match-spec replaced by @module (NULL: none). */
+static int canonical_with_module(const struct ddctl_query *q,
+				 const char *module, char **out)
+{
+	struct ddctl_query c = *q;
+	int r;
+
+	c.canonical = NULL;
+	c.spec[DD_SPEC_MODULE] = (char *)module;
+	c.negated[DD_SPEC_MODULE] = false;
+	r = query_build_canonical(&c);
+	*out = c.canonical;
+	return r;
+}
+
+DDCTL_EXPORT int ddctl_queryset_new_for_module(struct ddctl_queryset *set,
+					       const char *module,
+					       struct ddctl_queryset **out)
+{
+	struct ddctl_queryset *n = NULL;
+	char *text = NULL;
+	size_t i;
+	int r;
+
+	r = ddctl_queryset_new(set->ctx, &n);
+	for (i = 0; !r && i < set->count; i++) {
+		if (!module_selected(&set->queries[i], module))
+			continue;
+		r = canonical_with_module(&set->queries[i], module, &text);
+		if (!r)
+			r = ddctl_queryset_parse(n, text, 0);
+		free(text);
+	}
+	if (r < 0) {
+		ddctl_queryset_unref(n);
+		return r;
+	}
+	*out = n;
+	return 0;
+}
+
+DDCTL_EXPORT int ddctl_uevent_get_module(const char *buf, size_t len,
+					 char *module, size_t size)
+{
+	const char *p, *end = buf + len, *name = NULL;
+	bool add = false, subsys = false;
+	size_t n;
+
+	for (p = buf; p < end; p += strnlen(p, (size_t)(end - p)) + 1) {
+		n = strnlen(p, (size_t)(end - p));
+		if (n == 10 && !memcmp(p, "ACTION=add", 10))
+			add = true;
+		else if (n == 16 && !memcmp(p, "SUBSYSTEM=module", 16))
+			subsys = true;
+		else if (n > 16 && !memcmp(p, "DEVPATH=/module/", 16))
+			name = p + 16;
+	}
+	if (!add || !subsys || !name || strchr(name, '/'))
+		return 0;
+	n = strnlen(name, (size_t)(end - name));
+	if (n >= size)
+		return -ENAMETOOLONG;
+	memcpy(module, name, n);
+	module[n] = '\0';
+	return 1;
+}
+
+/* Queries that name exactly one module, as "options M dyndbg=..." lines. */
+static int modprobe_text(struct ddctl_queryset *set, struct strbuf *sb)
+{
+	const struct ddctl_query *q, *p;
+	char *text = NULL;
+	size_t i, j;
+	int r = 0;
+
+	for (i = 0; !r && i < set->count; i++) {
+		const char *m = set->queries[i].spec[DD_SPEC_MODULE];
+		bool seen = false;
+		unsigned int n = 0;
+
+		q = &set->queries[i];
+		if (!m || q->negated[DD_SPEC_MODULE] || dd_has_wildcard(m)) {
+			dbg(set->ctx, "\"%s\" names no single module: not persisted\n",
+			    q->canonical);
+			continue;
+		}
+		for (j = 0; j < i && !seen; j++) {
+			p = &set->queries[j];
+			seen = p->spec[DD_SPEC_MODULE] && !p->negated[DD_SPEC_MODULE] &&
+			       !strcmp(p->spec[DD_SPEC_MODULE], m);
+		}
+		if (seen)
+			continue;
+		r = strbuf_addf(sb, "options %s dyndbg=\"", m);
+		for (j = i; !r && j < set->count; j++) {
+			p = &set->queries[j];
+			if (!p->spec[DD_SPEC_MODULE] || p->negated[DD_SPEC_MODULE] ||
+			    strcmp(p->spec[DD_SPEC_MODULE], m))
+				continue;
+			r = canonical_with_module(p, NULL, &text);
+			if (!r && strchr(text, '"'))
+				err(set->ctx, "\"%s\" has a '\"': not persisted\n",
+				    p->canonical);
+			else if (!r)
+				r = strbuf_addf(sb, "%s%s", n++ ? "; " : "", text);
+			free(text);
+		}
+		if (!r)
+			r = strbuf_adds(sb, "\"\n");
+	}
+	return r;
+}
+
+static const char *modprobe_path(struct ddctl_ctx *ctx, char **buf)
+{
+	if (asprintf(buf, "%s%s", ctx_config_root(ctx), DDCTL_MODPROBE_FILE) < 0)
+		*buf = NULL;
+	return *buf;
+}
+
+DDCTL_EXPORT int ddctl_config_write_modprobe(struct ddctl_queryset *set,
+					     const char *path)
+{
+	struct strbuf sb = { 0 };
+	char *def = NULL, *tmp = NULL;
+	FILE *f = NULL;
+	int r;
+
+	if (!path)
+		path = modprobe_path(set->ctx, &def);
+	r = path ? strbuf_adds(&sb, "# written by ddctl persist from ddctl.d: do not edit\n") : -ENOMEM;
+	if (!r)
+		r = modprobe_text(set, &sb);
+	if (!r && asprintf(&tmp, "%s.tmp", path) < 0)
+		r = -ENOMEM;
+	if (!r)
+		f = fopen(tmp, "we");
+	if (!r && (!f || fputs(sb.buf, f) < 0 || fclose(f) ||
+		   rename(tmp, path) < 0)) {
+		r = -errno;
+		err(set->ctx, "cannot write %s: %s\n", path, strerror(errno));
+		if (tmp)
+			unlink(tmp);
+	}
+	free(tmp);
+	free(def);
+	strbuf_release(&sb);
+	return r;
+}
+
+/* The file ddctl persist writes, or NULL. */
+static char *read_own(struct ddctl_ctx *ctx, char **path)
+{
+	char buf[4096];
+	struct strbuf sb = { 0 };
+	FILE *f = modprobe_path(ctx, path) ? fopen(*path, "re") : NULL;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0 && !strbuf_add(&sb, buf, n))
+		;
+	fclose(f);
+	return sb.buf;
+}
+
+/* Does @text hold the line "options @module @value"? */
+static bool is_own(const char *text, const char *module, const char *value)
+{
+	char *line;
+	bool found;
+
+	if (!text || asprintf(&line, "\noptions %s %s\n", module, value) < 0)
+		return false;
+	found = strstr(text, line) != NULL;
+	free(line);
+	return found;
+}
+
+DDCTL_EXPORT int ddctl_module_foreach_persistent(
+	struct ddctl_ctx *ctx,
+	int (*fn)(const char *module, const char *options, const char *source,
+		  void *data),
+	void *data)
+{
+	static const char *const dirs[] = {
+		"/etc/modprobe.d", "/run/modprobe.d", "/usr/local/lib/modprobe.d",
+		"/lib/modprobe.d", "/usr/lib/modprobe.d",
+	};
+	const char *root = ctx_config_root(ctx);
+	char *paths[ARRAY_SIZE(dirs) + 1] = { 0 };
+	struct kmod_config_iter *it;
+	struct kmod_ctx *kmod;
+	char *own, *own_path = NULL;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; *root && i < ARRAY_SIZE(dirs); i++)
+		if (asprintf(&paths[i], "%s%s", root, dirs[i]) < 0)
+			r = -ENOMEM;
+	kmod = r ? NULL : kmod_new(NULL, *root ? (const char *const *)paths : NULL);
+	it = kmod ? kmod_config_get_options(kmod) : NULL;
+	if (!r && !it)
+		r = -ENOMEM;
+	own = r ? NULL : read_own(ctx, &own_path);
+	while (!r && kmod_config_iter_next(it)) {
+		const char *k = kmod_config_iter_get_key(it);
+		const char *v = kmod_config_iter_get_value(it);
+
+		if (strstr(v, "dyndbg"))
+			r = fn(k, v, is_own(own, k, v) ? own_path : "modprobe.d",
+			       data);
+	}
+	free(own);
+	free(own_path);
+	kmod_config_iter_free_iter(it);
+	kmod_unref(kmod);
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		free(paths[i]);
+	return r;
+}
