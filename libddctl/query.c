@@ -311,8 +311,9 @@ static int parse_pair(struct parser *p, struct word *kw, struct word *val,
 			return set_spec(p, val, q, DD_SPEC_FUNC, fline, false);
 		return parse_linerange(p, val, fline, q);
 	}
-	if (neg && (!strcmp(key, "line") || !strcmp(key, "class")))
-		return fail(p, kw, "%s cannot be negated (only module, file, func and format can)",
+	if ((neg || *arg == '!') && (!strcmp(key, "line") || !strcmp(key, "class")))
+		return fail(p, neg ? kw : val,
+			    "%s cannot be negated (only module, file, func and format can)",
 			    key);
 	if (!strcmp(key, "line"))
 		return parse_linerange(p, val, arg, q);

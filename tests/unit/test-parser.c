@@ -113,6 +113,8 @@ static const struct bad_case rejected[] = {
 	{ "+p\n-p\nmodule x +y", 3, 10, "+y", "unknown flag" },
 	{ "!line 5 +p", 1, 1, "!line", "cannot be negated" },
 	{ "!class LOW +p", 1, 1, "!class", "cannot be negated" },
+	{ "class !LOW +p", 1, 7, "!LOW", "cannot be negated" },
+	{ "line !1 +p", 1, 6, "!1", "cannot be negated" },
 	{ "!module !x +p", 1, 9, "!x", "negated twice" },
 	{ "module !!x +p", 1, 8, "!!x", "negated twice" },
 	{ "!file x.c:foo +p", 1, 7, "x.c:foo", "negated file" },
