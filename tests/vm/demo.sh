@@ -11,6 +11,8 @@
 #   - otherwise: a scripted demo (ddctl list, modules, --check with a
 #     negated query, -v set, list --enabled, IPIs before/after), then
 #     power off.
+# Environment: DDCTL_BUILD_DIR (meson build dir, default build/),
+# DDCTL_KERNEL=stock|patched, SMP (default 4), LOGDIR.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -29,8 +31,8 @@ DDCTL=$BUILD/cli/ddctl
 [ -x "$DDCTL" ] || echo "demo: warning: $DDCTL was not built; the guest will lack ddctl"
 
 echo "demo: [3/5] kernel"
-KIND=patched
-if [ ! -f "$REPO/kernel-patches/series" ]; then
+KIND=${DDCTL_KERNEL:-patched}   # DDCTL_KERNEL=stock forces the stock kernel
+if [ $KIND = patched ] && [ ! -f "$REPO/kernel-patches/series" ]; then
 	echo "demo: kernel-patches/series missing: falling back to the STOCK kernel (no batching, no negation in the kernel; ddctl expands negation itself)"
 	KIND=stock
 fi

@@ -51,7 +51,10 @@ def main():
     if b.hang_verdict:
         print(f"hang: {b.hang_verdict}")
     print(f"run-vm: {a.kind} {a.script}: {b.summary()}; results in {b.rundir}")
+    if b.nproc != a.smp:
+        print(f"BAD: guest sees {b.nproc} CPUs, {a.smp} requested")
     good = (b.status == "done" and b.rc == 0 and not b.bad_lines and
+            b.nproc == a.smp and
             all(r[0] != "not ok" for r in b.results))
     return 0 if good else 1
 
