@@ -14,7 +14,7 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 	int r;
 
 	if (argc > 0) {
-		fprintf(stderr, "ddctl: info takes no arguments\n");
+		cli_error(cli, "info takes no arguments\n");
 		return EXIT_USAGE;
 	}
 	r = ddctl_get_control_path(cli->ctx, &path);
@@ -32,7 +32,7 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 		printf(",\"kernel_control\":%s,\"negation\":%s,\"transactions\":false,\"netlink\":false,\"backend\":\"%s\",\"sites\":%zu}\n",
 		       features & DDCTL_FEATURE_CONTROL ? "true" : "false",
 		       features & DDCTL_FEATURE_NEGATION ? "true" : "false",
-		       path ? "control-file" : "none", sites);
+		       cli_backend_name(cli), sites);
 	} else {
 		printf("control file:  %s%s\n", path ? path : "none",
 		       path && !(features & DDCTL_FEATURE_CONTROL) ? " (not a kernel file)" : "");
@@ -41,7 +41,7 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 		       "kernel" : "expanded by ddctl");
 		printf("transactions:  no (one write per set)\n");
 		printf("netlink:       no\n");
-		printf("backend:       %s\n", path ? "control-file" : "none");
+		printf("backend:       %s\n", cli_backend_name(cli));
 	}
 	return r == -ENOENT ? EXIT_REFUSED : EXIT_OK;
 }

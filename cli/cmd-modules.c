@@ -24,7 +24,7 @@ int cmd_modules(struct cli *cli, int argc, char **argv)
 	int st;
 
 	if (argc > 0) {
-		fprintf(stderr, "ddctl: modules takes no arguments\n");
+		cli_error(cli, "modules takes no arguments\n");
 		return EXIT_USAGE;
 	}
 	st = cli_read_table(cli, &table);

@@ -75,7 +75,7 @@ static void print_text(struct cli *cli, struct ddctl_queryset *set,
 		       ddctl_txn_was_expanded(txn) ? " (negation expanded by ddctl)" : "");
 	}
 	if (ddctl_txn_get_write_count(txn) > 1)
-		fprintf(stderr, "ddctl: the set was longer than the kernel accepts in one write: split into %u writes\n",
+		cli_error(cli, "the set was longer than the kernel accepts in one write: split into %u writes\n",
 			ddctl_txn_get_write_count(txn));
 }
 
@@ -106,9 +106,9 @@ int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 	}
 	if (r < 0 && r != -EPROTO) {
 		if (r == -ENOENT)
-			fprintf(stderr, "ddctl: no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted\n");
+			cli_error(cli, "no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted\n");
 		else
-			fprintf(stderr, "ddctl: %s%s\n", strerror(-r),
+			cli_error(cli, "%s%s\n", strerror(-r),
 				r == -EACCES || r == -EPERM ?
 				" (writing the control file needs root); nothing was changed" : "");
 		st = cli_errno_status(r);
@@ -120,7 +120,7 @@ int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 		print_text(cli, set, txn);
 	st = r == -EPROTO ? EXIT_REFUSED : EXIT_OK;
 	if (r == -EPROTO)
-		fprintf(stderr, "ddctl: %zu sites differ from the prediction after writing\n",
+		cli_error(cli, "%zu sites differ from the prediction after writing\n",
 			ddctl_txn_get_mismatch_count(txn));
 out:
 	ddctl_txn_unref(txn);
@@ -136,13 +136,13 @@ int cmd_set(struct cli *cli, int argc, char **argv)
 	if (cli->file) {
 		text = cli_read_file(cli->file);
 		if (!text) {
-			fprintf(stderr, "ddctl: cannot read %s: %s\n", cli->file,
+			cli_error(cli, "cannot read %s: %s\n", cli->file,
 				strerror(errno));
 			return EXIT_REFUSED;
 		}
 	} else {
 		if (argc < 1) {
-			fprintf(stderr, "ddctl: set needs at least one query\n");
+			cli_error(cli, "set needs at least one query\n");
 			return EXIT_USAGE;
 		}
 		text = cli_join_args(argc, argv);
@@ -154,7 +154,7 @@ int cmd_set(struct cli *cli, int argc, char **argv)
 	if (st)
 		goto out;
 	if (ddctl_queryset_get_count(set) == 0) {
-		fprintf(stderr, "ddctl: no queries given\n");
+		cli_error(cli, "no queries given\n");
 		st = EXIT_USAGE;
 		goto out;
 	}

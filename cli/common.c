@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Helpers the commands share. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,19 +12,50 @@ int cli_errno_status(int r)
 	return r == -EINVAL ? EXIT_USAGE : EXIT_REFUSED;
 }
 
+/* "ddctl: [line N: ]message": the shell names the script line. */
+void cli_verror(const struct cli *cli, const char *format, va_list args)
+{
+	fprintf(stderr, "ddctl: ");
+	if (cli->line)
+		fprintf(stderr, "line %u: ", cli->line);
+	vfprintf(stderr, format, args);
+}
+
+void cli_error(const struct cli *cli, const char *format, ...)
+{
+	va_list args;
+
+	va_start(args, format);
+	cli_verror(cli, format, args);
+	va_end(args);
+}
+
+/* How sets reach the kernel. */
+const char *cli_backend_name(struct cli *cli)
+{
+	const char *path;
+
+	return ddctl_get_control_path(cli->ctx, &path) == 0 ? "control-file" : "none";
+}
+
 int cli_read_table(struct cli *cli, struct ddctl_table **table)
 {
 	const char *path;
-	int r = ddctl_get_control_path(cli->ctx, &path);
+	int r;
 
+	if (cli->table) {
+		*table = ddctl_table_ref(cli->table);
+		return EXIT_OK;
+	}
+	r = ddctl_get_control_path(cli->ctx, &path);
 	if (r == -ENOENT) {
-		fprintf(stderr, "ddctl: no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted\n");
+		cli_error(cli, "no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted\n");
 		return EXIT_REFUSED;
 	}
 	if (r == 0)
 		r = ddctl_table_read(cli->ctx, table);
 	if (r < 0) {
-		fprintf(stderr, "ddctl: cannot read %s: %s\n", path, strerror(-r));
+		cli_error(cli, "cannot read %s: %s\n", path, strerror(-r));
 		return EXIT_REFUSED;
 	}
 	return EXIT_OK;
@@ -37,12 +69,11 @@ int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
 	if (r == 0)
 		r = ddctl_queryset_parse(*set, text, flags);
 	if (r == -EINVAL) {
-		fprintf(stderr, "ddctl: %s\n",
-			ddctl_queryset_get_error(*set, NULL, NULL, NULL));
+		cli_error(cli, "%s\n", ddctl_queryset_get_error(*set, NULL, NULL, NULL));
 		return EXIT_USAGE;
 	}
 	if (r < 0) {
-		fprintf(stderr, "ddctl: %s\n", strerror(-r));
+		cli_error(cli, "%s\n", strerror(-r));
 		return EXIT_REFUSED;
 	}
 	return EXIT_OK;

@@ -2,6 +2,7 @@
 #ifndef DDCTL_CLI_H
 #define DDCTL_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -19,6 +20,9 @@ struct cli {
 	bool json, check, verbose, enabled, expand;
 	bool persistent; /* list --persistent */
 	const char *file; /* -f */
+	bool keep_going;  /* shell: go on after an error in a script */
+	unsigned int line; /* shell: the script line being run, for messages */
+	struct ddctl_table *table; /* shell: the current state; NULL: read it */
 };
 
 struct cli_cmd {
@@ -32,6 +36,14 @@ int cmd_list(struct cli *cli, int argc, char **argv);
 int cmd_set(struct cli *cli, int argc, char **argv);
 int cmd_modules(struct cli *cli, int argc, char **argv);
 int cmd_info(struct cli *cli, int argc, char **argv);
+int cmd_shell(struct cli *cli, int argc, char **argv);
+
+/* ddctl.c: the command table, for the shell. */
+const struct cli_cmd *cli_get_command(size_t idx);
+int cli_run_command(struct cli *cli, int argc, char **argv);
+int cli_parse_command_options(struct cli *cli, int argc, char **argv,
+			      int *consumed);
+bool cli_is_option_word(const char *word);
 int cmd_save(struct cli *cli, int argc, char **argv);
 int cmd_restore(struct cli *cli, int argc, char **argv);
 int cmd_apply_config(struct cli *cli, int argc, char **argv);
@@ -39,6 +51,10 @@ int cmd_persist(struct cli *cli, int argc, char **argv);
 int cmd_watch(struct cli *cli, int argc, char **argv);
 
 /* Helpers shared by the commands. */
+void cli_verror(const struct cli *cli, const char *format, va_list args);
+void cli_error(const struct cli *cli, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *cli_backend_name(struct cli *cli);
 int cli_errno_status(int r);
 int cli_read_table(struct cli *cli, struct ddctl_table **table);
 int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <unistd.h>
 
 #include "ddctl-cli.h"
 
@@ -13,6 +14,7 @@ static const struct cli_cmd commands[] = {
 	{ "set", cmd_set, "QUERY...", "apply the queries as one set" },
 	{ "modules", cmd_modules, "", "per module: callsites and how many are enabled" },
 	{ "info", cmd_info, "", "the control file, kernel features and backend in use" },
+	{ "shell", cmd_shell, "", "interactive shell (commands from stdin when not a terminal)" },
 	{ "save", cmd_save, "[FILE]", "write the non-default state as a query script" },
 	{ "restore", cmd_restore, "FILE", "bring the state exactly to a saved script, as one set" },
 	{ "apply-config", cmd_apply_config, "", "apply the ddctl.d configuration as one set (see ddctl.d(5))" },
@@ -35,6 +37,7 @@ static const struct opt opts[] = {
 	{ { "persistent", no_argument, NULL, 'P' }, NULL, "list: the dyndbg= modprobe options that will apply" },
 	{ { "control", required_argument, NULL, 'C' }, "PATH", "use PATH as the control file" },
 	{ { "expand", no_argument, NULL, 'X' }, NULL, "expand negated queries even if the kernel parses them" },
+	{ { "keep-going", no_argument, NULL, 'k' }, NULL, "shell: go on after an error in a script" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "show this help" },
 	{ { "version", no_argument, NULL, 'V' }, NULL, "show the version" },
 };
@@ -68,6 +71,13 @@ static void usage(FILE *f)
 		   "2 usage or query error. See ddctl(8).\n");
 }
 
+/* Is @word an option of a command rather than query flags ("-p")? */
+bool cli_is_option_word(const char *word)
+{
+	return word[0] == '-' && (word[1] == '-' || (word[1] && !word[2] &&
+						     strchr("jcveh", word[1])));
+}
+
 /*
  * Parse options. A word that looks like query flags ("-p", "-pf") is a
  * query word, not an option, once a command has been named.
@@ -82,15 +92,13 @@ static int parse_options(struct cli *cli, int argc, char **argv, bool after_cmd,
 	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 		lo[i] = opts[i].lo;
 	memset(&lo[i], 0, sizeof(lo[i]));
-	optind = 1;
+	optind = 0; /* glibc: start afresh, the shell parses many argv */
 	opterr = 1;
 	for (;;) {
 		if (after_cmd && optind < argc && argv[optind][0] == '-' &&
-		    argv[optind][1] != '-' && strcmp(argv[optind], "-j") &&
-		    strcmp(argv[optind], "-c") && strcmp(argv[optind], "-v") &&
-		    strcmp(argv[optind], "-e") && strcmp(argv[optind], "-h"))
+		    !cli_is_option_word(argv[optind]))
 			break;
-		c = getopt_long(argc, argv, after_cmd ? "+jcveh" : "+cf:jvehVC:", lo, NULL);
+		c = getopt_long(argc, argv, after_cmd ? "+jcveh" : "+cf:jvehVC:k", lo, NULL);
 		if (c < 0)
 			break;
 		switch (c) {
@@ -101,6 +109,7 @@ static int parse_options(struct cli *cli, int argc, char **argv, bool after_cmd,
 		case 'e': cli->enabled = true; break;
 		case 'X': cli->expand = true; break;
 		case 'P': cli->persistent = true; break;
+		case 'k': cli->keep_going = true; break;
 		case 'C':
 			if (ddctl_set_control_path(cli->ctx, optarg) < 0)
 				return EXIT_REFUSED;
@@ -117,22 +126,56 @@ static int parse_options(struct cli *cli, int argc, char **argv, bool after_cmd,
 static void log_to_stderr(void *data, int priority, const char *file, int line,
 			  const char *fn, const char *format, va_list args)
 {
-	fprintf(stderr, "ddctl: ");
-	vfprintf(stderr, format, args);
+	cli_verror(data, format, args);
+}
+
+const struct cli_cmd *cli_get_command(size_t idx)
+{
+	return idx < sizeof(commands) / sizeof(commands[0]) ? &commands[idx] : NULL;
+}
+
+/* The options after the command name argv[0]: argv mode and the shell. */
+int cli_parse_command_options(struct cli *cli, int argc, char **argv,
+			      int *consumed)
+{
+	int r = parse_options(cli, argc, argv, true, consumed);
+
+	if (r == 0 && cli->expand)
+		ddctl_set_features(cli->ctx, DDCTL_FEATURE_CONTROL);
+	return r;
+}
+
+/* Run argv[0] with its options and arguments: argv mode and the shell. */
+int cli_run_command(struct cli *cli, int argc, char **argv)
+{
+	const struct cli_cmd *cmd = NULL;
+	size_t i;
+	int r, n;
+
+	for (i = 0; cli_get_command(i); i++)
+		if (!strcmp(argv[0], commands[i].name))
+			cmd = &commands[i];
+	if (!cmd) {
+		cli_error(cli, "unknown command '%s' (try ddctl --help)\n", argv[0]);
+		return EXIT_USAGE;
+	}
+	r = cli_parse_command_options(cli, argc, argv, &n);
+	if (r)
+		return r;
+	return cmd->run(cli, argc - n, argv + n);
 }
 
 int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
-	const struct cli_cmd *cmd = NULL;
-	int r, n, n2;
-	size_t i;
+	char *shell[] = { "shell", NULL };
+	int r, n;
 
 	if (ddctl_new(&cli.ctx) < 0) {
 		fprintf(stderr, "ddctl: out of memory\n");
 		return EXIT_REFUSED;
 	}
-	ddctl_set_log_fn(cli.ctx, log_to_stderr, NULL);
+	ddctl_set_log_fn(cli.ctx, log_to_stderr, &cli);
 	r = parse_options(&cli, argc, argv, false, &n);
 	if (r)
 		goto out;
@@ -149,26 +192,12 @@ int main(int argc, char **argv)
 		r = cmd_set(&cli, 0, NULL);
 		goto out;
 	}
-	if (argc < 1) {
+	if (argc < 1 && !isatty(STDIN_FILENO)) {
 		usage(stderr);
 		r = EXIT_USAGE;
 		goto out;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[0], commands[i].name))
-			cmd = &commands[i];
-	if (!cmd) {
-		fprintf(stderr, "ddctl: unknown command '%s' (try ddctl --help)\n",
-			argv[0]);
-		r = EXIT_USAGE;
-		goto out;
-	}
-	r = parse_options(&cli, argc, argv, true, &n2);
-	if (r)
-		goto out;
-	if (cli.expand)
-		ddctl_set_features(cli.ctx, DDCTL_FEATURE_CONTROL);
-	r = cmd->run(&cli, argc - n2, argv + n2);
+	r = cli_run_command(&cli, argc < 1 ? 1 : argc, argc < 1 ? shell : argv);
 out:
 	ddctl_unref(cli.ctx);
 	return r;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Module names through libkmod: normalisation, aliases, loaded modules. */
+/*
+ * Module names through libkmod: normalisation, aliases, loaded modules and
+ * the modules the running kernel could load.
+ */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,4 +86,67 @@ DDCTL_EXPORT int ddctl_module_foreach_loaded(struct ddctl_ctx *ctx,
 	}
 	kmod_module_unref_list(list);
 	return r;
+}
+
+/* "kernel/drivers/net/virtio-net.ko.xz: deps" -> "virtio_net" */
+static int module_name_from_path(const char *line, char *buf, size_t size)
+{
+	size_t len = strcspn(line, ":\n");
+	const char *base = line + len, *ko;
+
+	while (base > line && base[-1] != '/')
+		base--;
+	len -= (size_t)(base - line);
+	ko = memmem(base, len, ".ko", 3);
+	if (ko)
+		len = (size_t)(ko - base);
+	if (len == 0 || len >= size)
+		return -EINVAL;
+	memcpy(buf, base, len);
+	buf[len] = '\0';
+	return ddctl_module_normalize(buf, buf, size);
+}
+
+static int foreach_in_index(const char *dir, const char *index,
+			    int (*fn)(const char *name, void *data), void *data)
+{
+	char path[4096], name[256], *line = NULL;
+	size_t alloc = 0;
+	FILE *f;
+	int r = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, index);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (!r && getline(&line, &alloc, f) > 0)
+		if (module_name_from_path(line, name, sizeof(name)) == 0)
+			r = fn(name, data);
+	free(line);
+	fclose(f);
+	return r;
+}
+
+DDCTL_EXPORT int ddctl_module_foreach_available(struct ddctl_ctx *ctx,
+						int (*fn)(const char *name,
+							  void *data),
+						void *data)
+{
+	struct kmod_ctx *kmod;
+	const char *dir;
+	int r, r2;
+
+	r = ctx_kmod(ctx, &kmod);
+	if (r < 0)
+		return r;
+	dir = kmod_get_dirname(kmod);
+	if (!dir)
+		return -ENOENT;
+	r = foreach_in_index(dir, "modules.dep", fn, data);
+	if (r && r != -ENOENT)
+		return r;
+	r2 = foreach_in_index(dir, "modules.builtin", fn, data);
+	if (r2 && r2 != -ENOENT)
+		return r2;
+	return r && r2 ? -ENOENT : 0;
 }

@@ -707,6 +707,25 @@ int ddctl_module_foreach_loaded(struct ddctl_ctx *ctx,
 				int (*fn)(const char *name, void *data),
 				void *data);
 
+/**
+ * ddctl_module_foreach_available() - call @fn for every module the running
+ * kernel has, loaded or not
+ * @ctx: context
+ * @fn: called with each module name, as the kernel spells it ('_', no
+ *      path, no .ko suffix); a non-zero return stops the walk
+ * @data: passed to @fn
+ *
+ * The names come from modules.dep (loadable modules) and modules.builtin
+ * (built-in ones) in libkmod's module directory for the running kernel,
+ * in file order; a name may repeat when both list it.
+ *
+ * Return: 0, the non-zero value @fn returned, -ENOENT when neither index
+ * exists, or a negative errno.
+ */
+int ddctl_module_foreach_available(struct ddctl_ctx *ctx,
+				   int (*fn)(const char *name, void *data),
+				   void *data);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""ddctl shell on a real pseudo-terminal (TAP output): completion, history,
+Ctrl-C, Ctrl-D and the prompt."""
+import os
+import pty
+import re
+import select
+import shutil
+import sys
+import tempfile
+import time
+
+DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
+HAND = os.path.join(FIXTURES, "hand-escapes.txt")
+PROMPT = "ddctl[control-file]> "
+results = []
+
+
+def check(name, cond, detail=""):
+    results.append((name, bool(cond), detail))
+
+
+class Term:
+    """ddctl with no arguments on a pty, as a person would start it."""
+
+    def __init__(self, control, env, args=()):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execve(DDCTL, [DDCTL, "--control", control, *args], env)
+        self.buf = ""
+
+    def send(self, text):
+        os.write(self.fd, text.encode())
+
+    def expect(self, pattern, timeout=5):
+        """Wait for @pattern (a regex) in the output since the last expect."""
+        end = time.time() + timeout
+        while True:
+            m = re.search(pattern, self.buf)
+            if m:
+                seen, self.buf = self.buf[:m.end()], self.buf[m.end():]
+                return seen
+            left = end - time.time()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([self.fd], [], [], left)
+            if r:
+                try:
+                    data = os.read(self.fd, 65536)
+                except OSError:
+                    data = b""
+                if not data:
+                    m = re.search(pattern, self.buf)
+                    return self.buf if m else None
+                self.buf += data.decode(errors="replace")
+
+    def cancel(self):
+        """Ctrl-C, then wait for the fresh prompt."""
+        self.send("\x03")
+        return self.expect(re.escape(PROMPT) + "$")
+
+    def wait(self, timeout=5):
+        end = time.time() + timeout
+        while time.time() < end:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            self.expect("$^", 0.1)
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        return None
+
+
+def clean(text):
+    """Drop terminal escape sequences and bells."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r|\x07", "", text or "")
+
+
+with tempfile.TemporaryDirectory() as d:
+    ctl = os.path.join(d, "control")
+    shutil.copy(HAND, ctl)
+    env = {"HOME": os.path.join(d, "home"), "XDG_STATE_HOME": os.path.join(d, "state"),
+           "TERM": "xterm", "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "INPUTRC": "/dev/null"}
+    os.mkdir(env["HOME"])
+    t = Term(ctl, env)
+    check("prompt-shows-backend", t.expect(re.escape(PROMPT)), t.buf)
+
+    # module names: Tab inserts the common prefix, Tab Tab lists them
+    t.send("module vir\t")
+    seen = t.expect("tio")
+    check("complete-module-prefix", seen and "module virtio" in seen.replace("\x07", ""), t.buf)
+    t.send("\t\t")
+    seen = clean(t.expect(r"virtio_net.*\n?.*" + re.escape(PROMPT) + ".*module virtio"))
+    check("complete-module-names", seen and re.search(r"\bvirtio\s+virtio_net\b", seen), seen)
+    # Ctrl-C cancels the line: the query is not applied, the shell stays
+    check("ctrl-c-new-prompt", t.cancel() is not None, t.buf)
+    t.send("list -e\r")
+    seen = clean(t.expect(re.escape(PROMPT)))
+    check("ctrl-c-line-not-run", seen and "do_prints" in seen and "virtio_dev_probe" not in seen, seen)
+
+    # functions, files a directory at a time, flags after an operator
+    t.send("func virtnet_\t\t")
+    seen = clean(t.expect(r"virtnet_remove"))
+    check("complete-functions", seen and "virtnet_probe" in seen, seen)
+    t.cancel()
+    t.send("file drivers/\t\t")
+    seen = clean(t.expect(r"drivers/virtio/"))
+    check("complete-files-by-directory", seen and "drivers/net/" in seen and ".c" not in seen, seen)
+    t.cancel()
+    t.send("set module virtio +\t\t")
+    seen = clean(t.expect(r"\+t"))
+    check("complete-flags", seen and all("+" + c in seen for c in "pmflt"), seen)
+    t.cancel()
+    t.send("!mod\t")
+    check("complete-negated-keyword", t.expect(r"!module "), t.buf)
+    t.cancel()
+
+    # the prompt counts pending queries; Ctrl-D asks before dropping them
+    t.send("begin\r")
+    check("prompt-open-set", t.expect(re.escape("ddctl[control-file] 0 pending> ")), t.buf)
+    t.send("module virtio +p\r")
+    t.send("module main +p\r")
+    check("prompt-pending-count", t.expect(re.escape("ddctl[control-file] 2 pending> ")), t.buf)
+    t.send("\x04")
+    check("ctrl-d-asks", t.expect(r"2 queries pending: quit and drop them\? \[y/N\] "), t.buf)
+    t.send("n\r")
+    check("ctrl-d-no-stays", t.expect(re.escape("ddctl[control-file] 2 pending> ")), t.buf)
+    t.send("quit\r")
+    t.expect(r"\[y/N\] ")
+    t.send("n\r")
+    t.expect(re.escape("2 pending> "))
+    t.send("abort\r")
+    t.expect(re.escape(PROMPT))
+    t.send("info\r")
+    t.expect(re.escape(PROMPT))
+    t.send("info\r")
+    t.expect(re.escape(PROMPT))
+    t.send("list -e\r")
+    t.expect(re.escape(PROMPT))
+    t.send("\x04")
+    rc = t.wait()
+    check("ctrl-d-leaves", rc == 0, "exit %r" % rc)
+
+    hist = os.path.join(env["XDG_STATE_HOME"], "ddctl", "history")
+    lines = open(hist).read().splitlines() if os.path.exists(hist) else []
+    check("history-xdg-no-duplicates", lines and lines.count("info") == 1 and
+          lines.count("list -e") == 1 and lines[-1] == "list -e" and
+          len(lines) == len(set(lines)), lines)
+    check("history-no-cancelled-lines", "module vir" not in lines and "module virtio" not in lines
+          and not any(l.startswith("func") or l.startswith("file") for l in lines), lines)
+
+    # the next session recalls it; without XDG_STATE_HOME: ~/.local/state
+    t = Term(ctl, env)
+    t.expect(re.escape(PROMPT))
+    t.send("\x1b[A")
+    check("history-recalled", t.expect("list -e"), t.buf)
+    t.cancel()
+    t.send("quit\r")
+    check("quit-leaves", t.wait() == 0)
+
+    def one_command_session(environ):
+        t = Term(ctl, environ)
+        t.expect(re.escape(PROMPT))
+        t.send("modules\r")
+        t.expect(re.escape(PROMPT))
+        t.send("\x04")
+        return t.wait()
+
+    env2 = dict(env)
+    del env2["XDG_STATE_HOME"]
+    one_command_session(env2)
+    check("history-default-state-dir",
+          os.path.exists(os.path.join(env["HOME"], ".local/state/ddctl/history")))
+
+    # a state directory that cannot be made: ~/.ddctl_history
+    blocker = os.path.join(d, "file")
+    open(blocker, "w").close()
+    one_command_session(dict(env, XDG_STATE_HOME=blocker))
+    check("history-fallback", os.path.exists(os.path.join(env["HOME"], ".ddctl_history")))
+
+print("TAP version 13")
+print("1..%d" % len(results))
+for i, (name, ok, detail) in enumerate(results, 1):
+    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
+    if not ok:
+        for line in repr(detail)[:2000].split("\\n"):
+            print("# " + line)
+sys.exit(0)

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""ddctl shell, scripted on stdin, against fixture copies (TAP output).
+
+A fixture copy is a regular file, not the kernel's: ddctl writes each
+submission at the start of it and the shell keeps the state the library
+predicts. The bytes at the start of the copy are therefore the last
+submission, and a set sent in two writes would leave the second write's
+text there.
+"""
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+
+DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
+HAND = os.path.join(FIXTURES, "hand-escapes.txt")
+ORIGINAL = open(HAND).read()
+results = []
+
+
+def check(name, cond, detail=""):
+    results.append((name, bool(cond), detail))
+
+
+def session(script, *opts, control=None):
+    """Run `ddctl OPTS shell` on a fresh fixture copy; return rc, out, err, copy."""
+    with tempfile.TemporaryDirectory() as d:
+        ctl = control or os.path.join(d, "control")
+        if not control:
+            shutil.copy(HAND, ctl)
+        p = subprocess.run([DDCTL, "--control", ctl, *opts, "shell"], input=script,
+                           capture_output=True, text=True)
+        data = open(ctl).read() if os.path.exists(ctl) else None
+    return p.returncode, p.stdout, p.stderr, data
+
+
+MARKER = "class names and flags."
+
+
+def split_session(first, then, *opts):
+    """Run FIRST, empty the control-file copy, run THEN: the copy then holds
+    exactly the bytes THEN submitted (each write starts at offset 0)."""
+    with tempfile.TemporaryDirectory() as d:
+        ctl = os.path.join(d, "control")
+        shutil.copy(HAND, ctl)
+        p = subprocess.Popen([DDCTL, "--control", ctl, *opts, "shell"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdin.write((first + "help\n").encode())
+        p.stdin.flush()
+        out = b""
+        while MARKER.encode() not in out:
+            r, _, _ = select.select([p.stdout], [], [], 10)
+            chunk = os.read(p.stdout.fileno(), 65536) if r else b""
+            if not chunk:
+                break
+            out += chunk
+        open(ctl, "w").close()
+        rest, err = p.communicate(then.encode(), timeout=30)
+        data = open(ctl).read()
+    head = out.decode().split("Commands (")[0]
+    return p.returncode, head, rest.decode(), err.decode(), data
+
+
+def json_docs(text):
+    """The JSON documents printed one after another on stdout."""
+    dec, docs, i = json.JSONDecoder(), [], 0
+    while i < len(text):
+        if text[i].isspace():
+            i += 1
+            continue
+        doc, i = dec.raw_decode(text, i)
+        docs.append(doc)
+    return docs
+
+
+def flags_of(sites):
+    return {(s["file"], s["line"], s["function"], s["format"]): s["flags"] for s in sites}
+
+
+# begin ... commit: one transaction, one write holding both queries
+rc, head, rest, err, data = split_session("begin\nmodule virtio +p\nset module virtio_net -p\npending\n",
+                                          "commit\n", "-v")
+check("commit-one-write", rc == 0 and "changed 3 sites in 1 write" in rest and
+      rest.count(" write") == 1, rest + err)
+check("commit-bytes-one-submission", data == "module virtio +p\nmodule virtio_net -p\n", repr(data))
+check("queued-until-commit", "would change 3 sites" in head and "write" not in head, head)
+
+# queries inside begin are not written before commit
+rc, out, err, data = session("begin\nmodule virtio +p\npending\n")
+check("nothing-before-commit", data == ORIGINAL, repr(data[:80]))
+check("end-of-input-open-set", rc == 2 and "line 3: end of input with a set open (1 pending)" in err, err)
+
+# abort drops the set
+rc, out, err, data = session("begin\nmodule virtio +p\nmodule main +p\nabort\nlist -e\n")
+check("abort", rc == 0 and "dropped 2 queries" in out and data == ORIGINAL and
+      len([l for l in out.splitlines() if l.startswith("=p")]) == 3, out + err)
+
+# pending: per-query counts and the sites that change, nothing written
+rc, out, err, data = session("begin\nmodule virtio +p\nmodule virtio_net -p\npending\nabort\n")
+check("pending-output", rc == 0 and
+      re.search(r"query 1: module virtio \+p\s+matched 2, changed 2", out) and
+      re.search(r"query 2: module virtio_net -p\s+matched 3, changed 1", out) and
+      "drivers/virtio/virtio.c:300 [virtio]virtio_dev_probe =_ -> =p" in out and
+      "drivers/net/virtio_net.c:10 [virtio_net]virtnet_probe =pf -> =f" in out and
+      "would change 3 sites" in out and data == ORIGINAL, out + err)
+rc, out, err, data = session("begin\nmodule virtio +p\npending -j\nabort\n")
+doc = json_docs(out.split("dropped")[0])[0] if rc == 0 else {}
+check("pending-json", doc.get("queries") == [{"query": "module virtio +p", "matched": 2, "changed": 2}]
+      and len(doc.get("changes", [])) == 2, out + err)
+
+# the prompt of a terminal is not printed for a script; pending count is
+rc, out, err, data = session("pending\n")
+check("pending-without-begin", rc == 2 and "line 1: pending: no set is open" in err, err)
+
+# undo restores every site exactly; checked outside the shell's own model:
+# the bytes undo wrote, applied to the committed state, give the original
+rc, head, rest, err, data = split_session(
+    "list -j\nbegin\nmodule virtio +pm\nfunc virtnet_* =_\nfile lib/* +t\ncommit\nlist -j\n",
+    "undo -v\nlist -j\n")
+docs = json_docs(head) if rc == 0 else []
+before, after = (docs + [None, None])[:2]
+final = json_docs(rest[rest.find(" write\n") + 7:]) if rc == 0 else []
+check("undo-model", rc == 0 and before and after and flags_of(before) != flags_of(after)
+      and final and flags_of(final[0]) == flags_of(before), head + rest + err)
+check("undo-one-write", rc == 0 and re.search(r"changed \d+ sites in 1 write", rest), rest)
+
+
+def control_line(s):
+    fmt = s["format"].replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+    cls = " class:" + s["class"] if s.get("class") else ""
+    return '%s:%d [%s]%s %s "%s"%s' % (s["file"], s["line"], s["module"], s["function"],
+                                     s["flags"], fmt, cls)
+
+
+if rc == 0 and after and data:
+    with tempfile.TemporaryDirectory() as d:
+        state = os.path.join(d, "after")
+        open(state, "w").write(ORIGINAL.splitlines()[0] + "\n" +
+                               "".join(control_line(s) + "\n" for s in after))
+        p = subprocess.run([DDCTL, "-C", state, "--check", "-j", "-f", "-"], input=data,
+                           capture_output=True, text=True)
+        res = json.loads(p.stdout) if p.returncode == 0 else {"changes": [None]}
+        got = {(s["file"], s["line"], s["function"], s["format"]): s["flags"] for s in after}
+        for c in res["changes"]:
+            match = [k for k in got if k[:3] == (c["file"], c["line"], c["function"])]
+            for k in match:
+                if got[k] == c["old"]:
+                    got[k] = c["new"]
+        check("undo-bytes-restore-exactly", got == flags_of(before), data + p.stderr)
+else:
+    check("undo-bytes-restore-exactly", False, repr(data) + err)
+
+rc, out, err, data = session("undo\n")
+check("undo-nothing", rc == 2 and "line 1: undo: no committed set" in err, err)
+
+# a bare query is applied at once as its own set
+rc, out, err, data = session("module virtio +p\n", "-v")
+check("bare-query-applied", rc == 0 and data.startswith("module virtio +p\n") and
+      "changed 2 sites in 1 write" in out, out + err)
+rc, out, err, data = session("check module virtio +p\n")
+check("check-writes-nothing", rc == 0 and "would change 2 sites" in out and data == ORIGINAL, out + err)
+
+# errors name the line and stop the script ...
+script = "list -e\n\n# a comment\nmodule virtio +p\nmodul x +p\nmodule virtio_net -p\n"
+rc, out, err, data = session(script)
+check("error-line-number", rc == 2 and
+      'ddctl: line 5: query 1 "modul x +p", column 1, word "modul"' in err, err)
+check("error-stops", data.startswith("module virtio +p\n") and
+      not data.startswith("module virtio_net"), repr(data[:40]))
+# ... unless --keep-going
+rc, out, err, data = session(script + "set module foo +x\n", "--keep-going")
+check("keep-going", rc == 2 and data.startswith("module virtio_net -p\n") and
+      "line 5:" in err and 'line 7: query 1 "module foo +x"' in err, err)
+
+# continued lines: one logical line, errors at its first line
+rc, out, err, data = session("module virtio \\\n +p\nmodule \\\n foo +x\n")
+check("continuation", data.startswith("module virtio +p\n") and rc == 2 and
+      re.search(r'line 3: query 1 "module\s+foo \+x"', err), err + repr(data[:40]))
+
+# exit statuses as for the CLI
+rc, out, err, data = session("info\nlist module virtio\nquit\nmodul x +p\n")
+check("exit-0-and-quit-stops", rc == 0 and "virtio_dev_probe" in out, out + err)
+rc, out, err, data = session("list\n", control="/nonexistent/control")
+check("exit-1-refused", rc == 1 and "line 1: cannot read" in err, err)
+rc, out, err, data = session("commit\n")
+check("exit-2-commit-without-begin", rc == 2 and "line 1: commit: no set is open" in err, err)
+rc, out, err, data = session("begin\nmodule virtio +p\nquit\n")
+check("quit-with-pending-script", rc == 2 and data == ORIGINAL and "1 queries pending" in err, err)
+rc, out, err, data = session("frobnicate now\n")
+check("unknown-word-is-a-query", rc == 2 and 'line 1: query 1 "frobnicate now"' in err, err)
+rc, out, err, data = session("help\n")
+check("help-lists-commands", rc == 0 and all(w in out for w in
+      ("begin", "commit", "abort", "pending", "undo", "modules", "info", "quit")), out)
+p = subprocess.run([DDCTL, "-C", HAND], input="", capture_output=True, text=True)
+check("no-args-not-a-terminal-is-usage", p.returncode == 2 and "Usage" in p.stderr, p.stderr)
+
+print("TAP version 13")
+print("1..%d" % len(results))
+for i, (name, ok, detail) in enumerate(results, 1):
+    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
+    if not ok:
+        for line in str(detail).splitlines()[:30]:
+            print("# " + line)
+sys.exit(0)
