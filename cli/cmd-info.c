@@ -20,7 +20,11 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 	r = ddctl_get_control_path(cli->ctx, &path);
 	if (r == 0)
 		r = ddctl_get_features(cli->ctx, &features);
-	if (r == 0 && ddctl_table_read(cli->ctx, &table) == 0)
+	if (cli->table)
+		table = ddctl_table_ref(cli->table);
+	else if (r == 0 && ddctl_table_read(cli->ctx, &table) < 0)
+		table = NULL;
+	if (table)
 		sites = ddctl_table_get_count(table);
 	ddctl_table_unref(table);
 	if (cli->json) {
