@@ -33,9 +33,11 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 			json_string(stdout, path);
 		else
 			printf("null");
-		printf(",\"kernel_control\":%s,\"negation\":%s,\"transactions\":false,\"netlink\":false,\"backend\":\"%s\",\"sites\":%zu}\n",
+		printf(",\"kernel_control\":%s,\"negation\":%s,\"transactions\":%s,\"netlink\":%s,\"backend\":\"%s\",\"sites\":%zu}\n",
 		       features & DDCTL_FEATURE_CONTROL ? "true" : "false",
 		       features & DDCTL_FEATURE_NEGATION ? "true" : "false",
+		       features & DDCTL_FEATURE_TRANSACTIONS ? "true" : "false",
+		       features & DDCTL_FEATURE_NETLINK ? "true" : "false",
 		       cli_backend_name(cli), sites);
 	} else {
 		printf("control file:  %s%s\n", path ? path : "none",
@@ -43,8 +45,10 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 		printf("callsites:     %zu\n", sites);
 		printf("negation:      %s\n", features & DDCTL_FEATURE_NEGATION ?
 		       "kernel" : "expanded by ddctl");
-		printf("transactions:  no (one write per set)\n");
-		printf("netlink:       no\n");
+		printf("transactions:  %s\n", features & DDCTL_FEATURE_TRANSACTIONS ?
+		       "kernel (atomic, one flush per set)" : "no (one write per set)");
+		printf("netlink:       %s\n", features & DDCTL_FEATURE_NETLINK ?
+		       "dyndbg family" : "no");
 		printf("backend:       %s\n", cli_backend_name(cli));
 	}
 	return r == -ENOENT ? EXIT_REFUSED : EXIT_OK;

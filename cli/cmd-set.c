@@ -6,6 +6,18 @@
 
 #include "ddctl-cli.h"
 
+/* Per-query counts: the kernel's when it reported them, else predicted. */
+static void query_counts(struct ddctl_txn *txn, size_t i, unsigned int *m,
+			 unsigned int *c)
+{
+	struct ddctl_plan *plan = ddctl_txn_get_plan(txn);
+
+	if (ddctl_txn_get_kernel_counts(txn, i, m, c) == 0)
+		return;
+	*m = ddctl_plan_get_matched(plan, i);
+	*c = ddctl_plan_get_changed(plan, i);
+}
+
 static void print_json(struct ddctl_queryset *set, struct ddctl_txn *txn,
 		       bool check)
 {
@@ -17,11 +29,12 @@ static void print_json(struct ddctl_queryset *set, struct ddctl_txn *txn,
 
 	printf("{\"queries\":[");
 	for (i = 0; i < ddctl_queryset_get_count(set); i++) {
+		unsigned int m, c;
+
+		query_counts(txn, i, &m, &c);
 		printf("%s{\"query\":", i ? "," : "");
 		json_string(stdout, ddctl_query_get_text(ddctl_queryset_get_query(set, i)));
-		printf(",\"matched\":%u,\"changed\":%u}",
-		       ddctl_plan_get_matched(plan, i),
-		       ddctl_plan_get_changed(plan, i));
+		printf(",\"matched\":%u,\"changed\":%u}", m, c);
 	}
 	printf("],\"changes\":[");
 	for (i = 0; i < ddctl_plan_get_change_count(plan); i++) {
@@ -33,11 +46,12 @@ static void print_json(struct ddctl_queryset *set, struct ddctl_txn *txn,
 	}
 	printf("]");
 	if (!check)
-		printf(",\"writes\":%u,\"split\":%s,\"expanded\":%s,\"verified\":%s",
+		printf(",\"writes\":%u,\"split\":%s,\"expanded\":%s,\"verified\":%s,\"keys_patched\":%ld",
 		       ddctl_txn_get_write_count(txn),
 		       ddctl_txn_get_write_count(txn) > 1 ? "true" : "false",
 		       ddctl_txn_was_expanded(txn) ? "true" : "false",
-		       ddctl_txn_was_verified(txn) ? "true" : "false");
+		       ddctl_txn_was_verified(txn) ? "true" : "false",
+		       ddctl_txn_get_keys_patched(txn));
 	printf("}\n");
 }
 
@@ -51,11 +65,15 @@ static void print_text(struct cli *cli, struct ddctl_queryset *set,
 	unsigned int of, nf;
 
 	if (cli->verbose || cli->check) {
-		for (i = 0; i < ddctl_queryset_get_count(set); i++)
-			printf("query %zu: %-40s matched %u, changed %u\n", i + 1,
+		for (i = 0; i < ddctl_queryset_get_count(set); i++) {
+			unsigned int m, c;
+
+			query_counts(txn, i, &m, &c);
+			printf("query %zu: %-40s matched %u, changed %u%s\n", i + 1,
 			       ddctl_query_get_text(ddctl_queryset_get_query(set, i)),
-			       ddctl_plan_get_matched(plan, i),
-			       ddctl_plan_get_changed(plan, i));
+			       m, c, ddctl_txn_get_kernel_counts(txn, i, NULL, NULL) == 0 ?
+			       " (kernel)" : "");
+		}
 	}
 	if (cli->check) {
 		for (i = 0; i < n; i++) {
@@ -73,6 +91,10 @@ static void print_text(struct cli *cli, struct ddctl_queryset *set,
 		       ddctl_txn_get_write_count(txn),
 		       ddctl_txn_get_write_count(txn) == 1 ? "" : "s",
 		       ddctl_txn_was_expanded(txn) ? " (negation expanded by ddctl)" : "");
+		if (ddctl_txn_get_keys_patched(txn) >= 0)
+			printf("the kernel patched %ld static key%s in one transaction\n",
+			       ddctl_txn_get_keys_patched(txn),
+			       ddctl_txn_get_keys_patched(txn) == 1 ? "" : "s");
 	}
 	if (ddctl_txn_get_write_count(txn) > 1)
 		cli_error(cli, "the set was longer than the kernel accepts in one write: split into %u writes\n",
@@ -105,13 +127,16 @@ int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 		r = ddctl_txn_commit(txn);
 	}
 	if (r < 0 && r != -EPROTO) {
-		if (r == -ENOENT)
+		if (ddctl_txn_get_kernel_message(txn))
+			cli_error(cli, "the kernel refused the set, nothing was changed: %s\n",
+				  ddctl_txn_get_kernel_message(txn));
+		else if (r == -ENOENT)
 			cli_error(cli, "no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted\n");
 		else
 			cli_error(cli, "%s%s\n", strerror(-r),
 				r == -EACCES || r == -EPERM ?
 				" (writing the control file needs root); nothing was changed" : "");
-		st = cli_errno_status(r);
+		st = txn ? EXIT_REFUSED : cli_errno_status(r);
 		goto out;
 	}
 	if (cli->json)

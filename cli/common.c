@@ -35,7 +35,9 @@ const char *cli_backend_name(struct cli *cli)
 {
 	const char *path;
 
-	return ddctl_get_control_path(cli->ctx, &path) == 0 ? "control-file" : "none";
+	if (ddctl_get_control_path(cli->ctx, &path) < 0)
+		return "none";
+	return ddctl_get_backend(cli->ctx) == DDCTL_BACKEND_NETLINK ? "netlink" : "control-file";
 }
 
 int cli_read_table(struct cli *cli, struct ddctl_table **table)

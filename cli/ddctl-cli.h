@@ -36,6 +36,7 @@ int cmd_list(struct cli *cli, int argc, char **argv);
 int cmd_set(struct cli *cli, int argc, char **argv);
 int cmd_modules(struct cli *cli, int argc, char **argv);
 int cmd_info(struct cli *cli, int argc, char **argv);
+int cmd_monitor(struct cli *cli, int argc, char **argv);
 int cmd_shell(struct cli *cli, int argc, char **argv);
 
 /* ddctl.c: the command table, for the shell. */

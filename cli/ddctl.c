@@ -20,6 +20,7 @@ static const struct cli_cmd commands[] = {
 	{ "apply-config", cmd_apply_config, "", "apply the ddctl.d configuration as one set (see ddctl.d(5))" },
 	{ "persist", cmd_persist, "[FILE]", "write the configuration as dyndbg= modprobe options" },
 	{ "watch", cmd_watch, "", "apply the configuration to each module as it loads" },
+	{ "monitor", cmd_monitor, "", "print the kernel's change notifications as they happen (netlink)" },
 };
 
 struct opt {
@@ -37,6 +38,7 @@ static const struct opt opts[] = {
 	{ { "persistent", no_argument, NULL, 'P' }, NULL, "list: the dyndbg= modprobe options that will apply" },
 	{ { "control", required_argument, NULL, 'C' }, "PATH", "use PATH as the control file" },
 	{ { "expand", no_argument, NULL, 'X' }, NULL, "expand negated queries even if the kernel parses them" },
+	{ { "backend", required_argument, NULL, 'B' }, "NAME", "auto (default), control or netlink" },
 	{ { "keep-going", no_argument, NULL, 'k' }, NULL, "shell: go on after an error in a script" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "show this help" },
 	{ { "version", no_argument, NULL, 'V' }, NULL, "show the version" },
@@ -108,6 +110,18 @@ static int parse_options(struct cli *cli, int argc, char **argv, bool after_cmd,
 		case 'v': cli->verbose = true; break;
 		case 'e': cli->enabled = true; break;
 		case 'X': cli->expand = true; break;
+		case 'B':
+			if (!strcmp(optarg, "auto"))
+				ddctl_set_backend(cli->ctx, DDCTL_BACKEND_AUTO);
+			else if (!strcmp(optarg, "control"))
+				ddctl_set_backend(cli->ctx, DDCTL_BACKEND_CONTROL);
+			else if (!strcmp(optarg, "netlink"))
+				ddctl_set_backend(cli->ctx, DDCTL_BACKEND_NETLINK);
+			else {
+				cli_error(cli, "unknown backend '%s' (auto, control or netlink)\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'P': cli->persistent = true; break;
 		case 'k': cli->keep_going = true; break;
 		case 'C':

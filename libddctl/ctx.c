@@ -124,6 +124,7 @@ DDCTL_EXPORT int ddctl_set_control_path(struct ddctl_ctx *ctx,
 	}
 	free(ctx->control_path);
 	ctx->control_path = copy;
+	ctx->control_path_set = copy != NULL;
 	ctx->features_known = false;
 	return 0;
 }
@@ -187,6 +188,8 @@ bool ctx_control_is_kernel(struct ddctl_ctx *ctx)
 	return sfs.f_type == PROC_SUPER_MAGIC || sfs.f_type == DEBUGFS_MAGIC;
 }
 
+static bool ctx_nl_present(struct ddctl_ctx *ctx);
+
 DDCTL_EXPORT int ddctl_get_features(struct ddctl_ctx *ctx,
 				    unsigned int *features)
 {
@@ -202,6 +205,9 @@ DDCTL_EXPORT int ddctl_get_features(struct ddctl_ctx *ctx,
 			ctx->features |= DDCTL_FEATURE_CONTROL;
 			if (procfs_probe_negation(ctx, path) == 1)
 				ctx->features |= DDCTL_FEATURE_NEGATION;
+			if (ctx_nl_present(ctx))
+				ctx->features |= DDCTL_FEATURE_NETLINK |
+						 DDCTL_FEATURE_TRANSACTIONS;
 		}
 		ctx->features_known = true;
 	}
@@ -214,4 +220,36 @@ DDCTL_EXPORT void ddctl_set_features(struct ddctl_ctx *ctx,
 {
 	ctx->features = features;
 	ctx->features_known = true;
+}
+
+DDCTL_EXPORT void ddctl_set_backend(struct ddctl_ctx *ctx,
+				    enum ddctl_backend backend)
+{
+	ctx->backend = backend;
+}
+
+static bool ctx_nl_present(struct ddctl_ctx *ctx)
+{
+	if (!ctx->nl_probed) {
+		ctx->nl_probed = true;
+		if (nl_probe(ctx) < 0)
+			ctx->nl_family = 0;
+	}
+	return ctx->nl_family != 0;
+}
+
+/* Netlink when asked for, or (AUTO) when the kernel has the family and
+ * the control file is the kernel's own rather than one given by path. */
+bool ctx_use_netlink(struct ddctl_ctx *ctx)
+{
+	if (ctx->backend == DDCTL_BACKEND_CONTROL)
+		return false;
+	if (ctx->backend == DDCTL_BACKEND_AUTO && ctx->control_path_set)
+		return false;
+	return ctx->backend == DDCTL_BACKEND_NETLINK || ctx_nl_present(ctx);
+}
+
+DDCTL_EXPORT enum ddctl_backend ddctl_get_backend(struct ddctl_ctx *ctx)
+{
+	return ctx_use_netlink(ctx) ? DDCTL_BACKEND_NETLINK : DDCTL_BACKEND_CONTROL;
 }

@@ -29,6 +29,10 @@ struct ddctl_ctx {
 	bool features_known;
 	unsigned int features;
 	struct kmod_ctx *kmod;
+	enum ddctl_backend backend; /* as set; AUTO resolves per call */
+	unsigned int nl_family; /* 0: absent */
+	bool nl_probed;
+	bool control_path_set;
 	char *config_root; /* NULL: $DDCTL_CONFIG_ROOT, else "" */
 };
 
@@ -160,6 +164,27 @@ int table_diff(const struct ddctl_table *want, const unsigned int *wflags,
 	       const struct ddctl_table *now,
 	       void (*fn)(size_t now_idx, unsigned int want_flags, void *data),
 	       void *data);
+
+/* backend-netlink.c */
+#include "dyndbg-nl.h"
+struct mnl_socket;
+struct nlmsghdr;
+struct nl_exec_result {
+	size_t nqueries;
+	unsigned int *matched, *changed;
+	size_t reported;
+	unsigned int keys_patched, sites_changed;
+};
+int nl_open(struct ddctl_ctx *ctx, struct mnl_socket **out);
+int nl_probe(struct ddctl_ctx *ctx);
+int nl_exec(struct ddctl_ctx *ctx, const char *queries, bool dry_run,
+	    struct nl_exec_result *res, char **errmsg);
+int nl_exec_parse(const struct nlmsghdr *nlh, void *data);
+int nl_get_parse(const struct nlmsghdr *nlh, void *data);
+int nl_event_parse(const struct nlmsghdr *nlh, struct ddctl_event *ev);
+int nl_dump(struct ddctl_ctx *ctx, const char *filter, char **text);
+const char *nl_extack_msg(const struct nlmsghdr *nlh);
+bool ctx_use_netlink(struct ddctl_ctx *ctx);
 
 /* backend-procfs.c */
 int procfs_open(struct ddctl_ctx *ctx, const char *path);

@@ -296,6 +296,14 @@ DDCTL_EXPORT int ddctl_table_read(struct ddctl_ctx *ctx,
 	char *buf = NULL;
 	int r;
 
+	if (ctx->backend == DDCTL_BACKEND_NETLINK) {
+		r = nl_dump(ctx, NULL, &buf);
+		if (r < 0) {
+			err(ctx, "cannot dump callsites over netlink: %s\n", strerror(-r));
+			return r;
+		}
+		return table_new(ctx, buf, table);
+	}
 	r = ddctl_get_control_path(ctx, &path);
 	if (r < 0)
 		return r;

@@ -22,6 +22,11 @@ struct ddctl_txn {
 	unsigned int writes;
 	bool expanded, verified;
 	size_t mismatches;
+	/* what the kernel reported (netlink) */
+	unsigned int *kmatched, *kchanged;
+	bool kreported;
+	long keys_patched;
+	char *kmsg;
 };
 
 DDCTL_EXPORT int ddctl_txn_new(struct ddctl_ctx *ctx,
@@ -40,6 +45,7 @@ DDCTL_EXPORT int ddctl_txn_new(struct ddctl_ctx *ctx,
 	if (!txn)
 		return -ENOMEM;
 	txn->refcount = 1;
+	txn->keys_patched = -1;
 	txn->ctx = ddctl_ref(ctx);
 	txn->set = ddctl_queryset_ref(set);
 	*out = txn;
@@ -62,6 +68,9 @@ DDCTL_EXPORT struct ddctl_txn *ddctl_txn_unref(struct ddctl_txn *txn)
 	ddctl_queryset_unref(txn->set);
 	ddctl_unref(txn->ctx);
 	free(txn->sent);
+	free(txn->kmatched);
+	free(txn->kchanged);
+	free(txn->kmsg);
 	free(txn);
 	return NULL;
 }
@@ -306,6 +315,83 @@ static int txn_send(struct ddctl_txn *txn)
 	return r;
 }
 
+/* Compare what the kernel counted with the prediction. */
+static void txn_check_kernel_counts(struct ddctl_txn *txn)
+{
+	size_t i;
+
+	for (i = 0; i < txn->set->count; i++) {
+		if (txn->kmatched[i] == txn->plan->matched[i] &&
+		    txn->kchanged[i] == txn->plan->changed[i])
+			continue;
+		err(txn->ctx, "query %zu: the kernel counted %u matched, %u changed; predicted %u, %u\n",
+		    i + 1, txn->kmatched[i], txn->kchanged[i],
+		    txn->plan->matched[i], txn->plan->changed[i]);
+		txn->mismatches++;
+	}
+}
+
+/*
+ * The netlink backend: the whole set in one EXEC; the kernel validates it
+ * again, applies it atomically with one flush and reports per-query counts.
+ */
+static int txn_commit_netlink(struct ddctl_txn *txn)
+{
+	struct ddctl_queryset *work = ddctl_queryset_ref(txn->set);
+	struct nl_exec_result res = { 0 };
+	bool dry = txn->flags & DDCTL_TXN_CHECK;
+	unsigned int features = 0;
+	struct strbuf sb = { 0 };
+	int r = 0;
+
+	if (set_is_negated(txn->set)) {
+		ddctl_get_features(txn->ctx, &features);
+		if (!(features & DDCTL_FEATURE_NEGATION)) {
+			ddctl_queryset_unref(work);
+			r = ddctl_queryset_expand(txn->set, txn->table, &work);
+			if (r < 0)
+				return r;
+			txn->expanded = true;
+		}
+	}
+	r = queryset_format(work, &sb);
+	ddctl_queryset_unref(work);
+	free(txn->sent);
+	txn->sent = strbuf_steal(&sb);
+	if (r < 0 || !txn->sent)
+		return r < 0 ? r : -ENOMEM;
+	res.nqueries = txn->set->count;
+	txn->kmatched = calloc(res.nqueries + 1, sizeof(*txn->kmatched));
+	txn->kchanged = calloc(res.nqueries + 1, sizeof(*txn->kchanged));
+	if (!txn->kmatched || !txn->kchanged)
+		return -ENOMEM;
+	res.matched = txn->kmatched;
+	res.changed = txn->kchanged;
+	r = nl_exec(txn->ctx, txn->sent, dry, &res, &txn->kmsg);
+	if (r < 0) {
+		if (txn->kmsg)
+			err(txn->ctx, "the kernel refused the set: %s\n", txn->kmsg);
+		else
+			err(txn->ctx, "the kernel refused the set: %s\n", strerror(-r));
+		if (dry && (r == -EPERM || r == -EACCES)) {
+			info(txn->ctx, "no kernel dry run without privilege: prediction only\n");
+			return 0;
+		}
+		return r;
+	}
+	if (!dry)
+		txn->writes = 1;
+	txn->keys_patched = res.keys_patched;
+	txn->kreported = !txn->expanded && res.reported == res.nqueries;
+	if (txn->kreported)
+		txn_check_kernel_counts(txn);
+	if (!dry && !(txn->flags & DDCTL_TXN_NO_VERIFY))
+		r = txn_verify(txn);
+	if (r == 0 && txn->mismatches)
+		r = -EPROTO;
+	return r;
+}
+
 DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 {
 	struct ddctl_queryset *work = NULL;
@@ -323,11 +409,14 @@ DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 	r = ddctl_plan_new(txn->set, txn->table, &txn->plan);
 	if (r < 0)
 		return r;
-	if (txn->plan->nchanges == 0) {
+	if (txn->plan->nchanges == 0 && !(ctx_use_netlink(txn->ctx) &&
+					  (txn->flags & DDCTL_TXN_CHECK))) {
 		free(txn->sent);
 		txn->sent = strdup("");
 		return txn->sent ? 0 : -ENOMEM;
 	}
+	if (ctx_use_netlink(txn->ctx))
+		return txn_commit_netlink(txn);
 	work = ddctl_queryset_ref(txn->set);
 	if (set_is_negated(txn->set)) {
 		ddctl_get_features(txn->ctx, &features);
@@ -379,4 +468,27 @@ DDCTL_EXPORT size_t ddctl_txn_get_mismatch_count(const struct ddctl_txn *txn)
 DDCTL_EXPORT bool ddctl_txn_was_verified(const struct ddctl_txn *txn)
 {
 	return txn->verified;
+}
+
+DDCTL_EXPORT int ddctl_txn_get_kernel_counts(const struct ddctl_txn *txn,
+					     size_t idx, unsigned int *matched,
+					     unsigned int *changed)
+{
+	if (!txn->kreported || idx >= txn->set->count)
+		return -ENODATA;
+	if (matched)
+		*matched = txn->kmatched[idx];
+	if (changed)
+		*changed = txn->kchanged[idx];
+	return 0;
+}
+
+DDCTL_EXPORT long ddctl_txn_get_keys_patched(const struct ddctl_txn *txn)
+{
+	return txn->keys_patched;
+}
+
+DDCTL_EXPORT const char *ddctl_txn_get_kernel_message(const struct ddctl_txn *txn)
+{
+	return txn->kmsg;
 }

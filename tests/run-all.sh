@@ -13,7 +13,7 @@ cd "$top"
 "$top/tests/deps.sh" || { echo "run-all: installing dependencies failed"; echo "0 passed, 1 failed"; exit 1; }
 
 fuzz_runs=${DDCTL_FUZZ_RUNS:-20000}
-suites=(--suite unit --suite cli)
+suites=(--suite unit --suite cli --suite shell)
 [ "${DDCTL_SKIP_VM:-0}" = 1 ] || suites+=(--suite vm)
 status=0
 logs=()
@@ -37,7 +37,7 @@ echo "== ASan+UBSan build: unit and cli suites"
 setup build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dvm=false &&
 	meson compile -C build-asan >/dev/null || status=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	meson test -C build-asan --print-errorlogs --suite unit --suite cli || status=1
+	meson test -C build-asan --print-errorlogs --suite unit --suite cli --suite shell || status=1
 logs+=(build-asan/meson-logs/testlog.json)
 
 echo "== libFuzzer targets, $fuzz_runs runs each"

@@ -98,11 +98,44 @@ int ddctl_get_control_path(struct ddctl_ctx *ctx, const char **path);
  * @DDCTL_FEATURE_CONTROL: a control file exists and is a kernel file
  * @DDCTL_FEATURE_NEGATION: the kernel parses negated match-specs
  *                          (`!module virtio*`) itself
+ * @DDCTL_FEATURE_NETLINK: the kernel has the "dyndbg" generic netlink
+ *                         family (dry runs, per-query counts, callsite
+ *                         dumps, change notifications)
+ * @DDCTL_FEATURE_TRANSACTIONS: the kernel applies a set atomically with
+ *                              one text-poke flush (comes with netlink)
  */
 enum ddctl_feature {
 	DDCTL_FEATURE_CONTROL = 1 << 0,
 	DDCTL_FEATURE_NEGATION = 1 << 1,
+	DDCTL_FEATURE_NETLINK = 1 << 2,
+	DDCTL_FEATURE_TRANSACTIONS = 1 << 3,
 };
+
+/**
+ * enum ddctl_backend - how sets reach the kernel
+ * @DDCTL_BACKEND_AUTO: netlink when the kernel has the family, else the
+ *                      control file (the default)
+ * @DDCTL_BACKEND_CONTROL: always the control file
+ * @DDCTL_BACKEND_NETLINK: always netlink (fails with -ENOENT without it);
+ *                         tables are read with the netlink dump too
+ */
+enum ddctl_backend {
+	DDCTL_BACKEND_AUTO,
+	DDCTL_BACKEND_CONTROL,
+	DDCTL_BACKEND_NETLINK,
+};
+
+/** ddctl_set_backend() - choose the backend; see enum ddctl_backend. */
+void ddctl_set_backend(struct ddctl_ctx *ctx, enum ddctl_backend backend);
+
+/**
+ * ddctl_get_backend() - the backend that will be used
+ * @ctx: context
+ *
+ * Return: DDCTL_BACKEND_NETLINK or DDCTL_BACKEND_CONTROL (AUTO resolved by
+ * probing the kernel once).
+ */
+enum ddctl_backend ddctl_get_backend(struct ddctl_ctx *ctx);
 
 /**
  * ddctl_get_features() - probe the kernel's features
@@ -669,6 +702,78 @@ size_t ddctl_txn_get_mismatch_count(const struct ddctl_txn *txn);
 
 /** ddctl_txn_was_verified() - whether the state was read back. */
 bool ddctl_txn_was_verified(const struct ddctl_txn *txn);
+
+/**
+ * ddctl_txn_get_kernel_counts() - counts the kernel reported for query @idx
+ * @txn: a committed transaction (or dry run) on the netlink backend
+ * @idx: 0-based query index
+ * @matched: out, may be NULL
+ * @changed: out, may be NULL
+ *
+ * Return: 0, or -ENODATA when the kernel reported nothing (control-file
+ * backend, or nothing was sent because nothing would change).
+ */
+int ddctl_txn_get_kernel_counts(const struct ddctl_txn *txn, size_t idx,
+				unsigned int *matched, unsigned int *changed);
+
+/**
+ * ddctl_txn_get_keys_patched() - static keys the kernel patched, or -1
+ * when it did not say (control-file backend)
+ */
+long ddctl_txn_get_keys_patched(const struct ddctl_txn *txn);
+
+/**
+ * ddctl_txn_get_kernel_message() - the kernel's extended-ack message for a
+ * refused set (netlink backend), e.g. `query 2 "modul x +p": unknown
+ * keyword "modul"`; NULL when there was none
+ */
+const char *ddctl_txn_get_kernel_message(const struct ddctl_txn *txn);
+
+/* ------------------------------------------------------------------ */
+/* Change notifications (netlink backend)                             */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct ddctl_event - a committed change the kernel announced
+ * @queries: the queries that were applied
+ * @sites_changed: callsites whose flags changed
+ * @keys_patched: static keys patched
+ */
+struct ddctl_event {
+	const char *queries;
+	unsigned int sites_changed;
+	unsigned int keys_patched;
+};
+
+struct ddctl_monitor;
+
+/**
+ * ddctl_monitor_new() - subscribe to the kernel's change notifications
+ * @ctx: context
+ * @monitor: out: the subscription
+ *
+ * Return: 0; -ENOENT when the kernel has no "dyndbg" netlink family.
+ */
+int ddctl_monitor_new(struct ddctl_ctx *ctx, struct ddctl_monitor **monitor);
+
+/** ddctl_monitor_free() - unsubscribe. NULL is accepted. */
+void ddctl_monitor_free(struct ddctl_monitor *monitor);
+
+/** ddctl_monitor_get_fd() - a file descriptor to poll for readability. */
+int ddctl_monitor_get_fd(const struct ddctl_monitor *monitor);
+
+/**
+ * ddctl_monitor_read() - read pending notifications (blocks if none)
+ * @monitor: subscription
+ * @fn: called per event; the event lives until @fn returns; a non-zero
+ *      return stops and is returned
+ * @data: passed to @fn
+ *
+ * Return: 0, @fn's non-zero value, or a negative errno.
+ */
+int ddctl_monitor_read(struct ddctl_monitor *monitor,
+		       int (*fn)(const struct ddctl_event *event, void *data),
+		       void *data);
 
 /* ------------------------------------------------------------------ */
 /* Module names (libkmod)                                             */

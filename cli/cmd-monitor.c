@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ddctl monitor: the kernel's change notifications, as they happen. */
+#include <errno.h>
+#include <string.h>
+
+#include "ddctl-cli.h"
+
+static int print_event(const struct ddctl_event *ev, void *data)
+{
+	struct cli *cli = data;
+
+	if (cli->json) {
+		printf("{\"queries\":");
+		json_string(stdout, ev->queries);
+		printf(",\"sites_changed\":%u,\"keys_patched\":%u}\n",
+		       ev->sites_changed, ev->keys_patched);
+	} else {
+		printf("changed %u site%s, patched %u key%s: ", ev->sites_changed,
+		       ev->sites_changed == 1 ? "" : "s", ev->keys_patched,
+		       ev->keys_patched == 1 ? "" : "s");
+		print_escaped_format(stdout, ev->queries);
+		printf("\n");
+	}
+	fflush(stdout);
+	return 0;
+}
+
+int cmd_monitor(struct cli *cli, int argc, char **argv)
+{
+	struct ddctl_monitor *mon = NULL;
+	int r;
+
+	if (argc > 0) {
+		cli_error(cli, "monitor takes no arguments\n");
+		return EXIT_USAGE;
+	}
+	r = ddctl_monitor_new(cli->ctx, &mon);
+	if (r == -ENOENT) {
+		cli_error(cli, "the kernel has no dyndbg netlink family: no change notifications (see ddctl info)\n");
+		return EXIT_REFUSED;
+	}
+	if (r < 0) {
+		cli_error(cli, "cannot subscribe to change notifications: %s\n", strerror(-r));
+		return EXIT_REFUSED;
+	}
+	if (!cli->json)
+		fprintf(stderr, "ddctl: waiting for changes (Ctrl-C to stop)\n");
+	do {
+		r = ddctl_monitor_read(mon, print_event, cli);
+	} while (r == 0 || r == -EINTR || r == -ENOBUFS);
+	ddctl_monitor_free(mon);
+	cli_error(cli, "reading notifications: %s\n", strerror(-r));
+	return EXIT_REFUSED;
+}

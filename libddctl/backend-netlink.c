@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The generic netlink backend: the "dyndbg" family of patched kernels
+ * (kernel-patches/, part 2). EXEC runs a query set as one transaction
+ * (or a dry run) and reports per-query counts; GET dumps the callsites;
+ * the "notify" group announces committed changes. Built on libmnl, with
+ * NETLINK_EXT_ACK so the kernel's message for a refused query reaches
+ * the caller.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "libddctl-private.h"
+
+#ifndef NETLINK_EXT_ACK
+#define NETLINK_EXT_ACK 11
+#endif
+#ifndef NETLINK_CAP_ACK
+#define NETLINK_CAP_ACK 10
+#endif
+
+int nl_open(struct ddctl_ctx *ctx, struct mnl_socket **out)
+{
+	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
+	int one = 1;
+
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		int e = -errno;
+
+		mnl_socket_close(nl);
+		return e;
+	}
+	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof(one));
+	*out = nl;
+	return 0;
+}
+
+static struct nlmsghdr *nl_request(char *buf, uint16_t type, uint16_t flags,
+				   uint8_t cmd, uint32_t seq)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = DYNDBG_GENL_VERSION;
+	return nlh;
+}
+
+/* The extended ack's message of an NLMSG_ERROR, or NULL. */
+const char *nl_extack_msg(const struct nlmsghdr *nlh)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *attr;
+	size_t off = sizeof(*nlh) + sizeof(*e);
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return NULL;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(e->msg);
+	if (off > nlh->nlmsg_len)
+		return NULL;
+	mnl_attr_for_each_payload((const void *)((const char *)nlh + off),
+				  nlh->nlmsg_len - off) {
+		if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
+		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+			return mnl_attr_get_str(attr);
+	}
+	return NULL;
+}
+
+typedef int (*nl_msg_cb)(const struct nlmsghdr *nlh, void *data);
+
+/*
+ * Send @nlh and read replies until the ack (or NLMSG_DONE for a dump),
+ * calling @cb for each data message. On a kernel error its extended-ack
+ * message is copied to @errmsg (malloc'd) when given.
+ */
+static int nl_talk(struct mnl_socket *nl, struct nlmsghdr *nlh, nl_msg_cb cb,
+		   void *data, char **errmsg)
+{
+	size_t bufsz = 32768;
+	char *buf = malloc(bufsz);
+	uint32_t seq = nlh->nlmsg_seq, portid = mnl_socket_get_portid(nl);
+	int r = 0;
+	bool done = false;
+
+	if (!buf)
+		return -ENOMEM;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		r = -errno;
+		goto out;
+	}
+	while (!done && r == 0) {
+		ssize_t n = mnl_socket_recvfrom(nl, buf, bufsz);
+		const struct nlmsghdr *m = (const struct nlmsghdr *)buf;
+		int len = (int)n;
+
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		for (; mnl_nlmsg_ok(m, len) && !done && r == 0;
+		     m = mnl_nlmsg_next(m, &len)) {
+			if (!mnl_nlmsg_portid_ok(m, portid) || !mnl_nlmsg_seq_ok(m, seq))
+				continue;
+			if (m->nlmsg_type == NLMSG_DONE) {
+				done = true;
+			} else if (m->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = mnl_nlmsg_get_payload(m);
+				const char *msg = nl_extack_msg(m);
+
+				r = e->error;
+				if (r && msg && errmsg)
+					*errmsg = strdup(msg);
+				done = true;
+			} else if (cb) {
+				r = cb(m, data);
+			}
+		}
+	}
+out:
+	free(buf);
+	return r;
+}
+
+struct family {
+	uint16_t id;
+	uint32_t notify_group;
+};
+
+static int family_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct family *f = data;
+	const struct nlattr *grp, *a;
+
+	switch (mnl_attr_get_type(attr)) {
+	case CTRL_ATTR_FAMILY_ID:
+		if (mnl_attr_validate(attr, MNL_TYPE_U16) == 0)
+			f->id = mnl_attr_get_u16(attr);
+		break;
+	case CTRL_ATTR_MCAST_GROUPS:
+		mnl_attr_for_each_nested(grp, attr) {
+			const char *name = NULL;
+			uint32_t id = 0;
+
+			mnl_attr_for_each_nested(a, grp) {
+				if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME)
+					name = mnl_attr_get_str(a);
+				else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID)
+					id = mnl_attr_get_u32(a);
+			}
+			if (name && !strcmp(name, DYNDBG_MCGRP_NOTIFY))
+				f->notify_group = id;
+		}
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr_cb, data);
+	return 0;
+}
+
+static int nl_resolve(struct mnl_socket *nl, struct family *f)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	int r;
+
+	nlh = nl_request(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY,
+			 (uint32_t)time(NULL));
+	((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, DYNDBG_GENL_NAME);
+	memset(f, 0, sizeof(*f));
+	r = nl_talk(nl, nlh, family_cb, f, NULL);
+	if (r == 0 && !f->id)
+		r = -ENOENT;
+	return r;
+}
+
+int nl_probe(struct ddctl_ctx *ctx)
+{
+	struct mnl_socket *nl;
+	struct family f;
+	int r = nl_open(ctx, &nl);
+
+	if (r < 0)
+		return r;
+	r = nl_resolve(nl, &f);
+	mnl_socket_close(nl);
+	if (r == 0)
+		ctx->nl_family = f.id;
+	return r;
+}
+
+/* ---- EXEC ---- */
+
+static int result_cb(const struct nlattr *attr, void *data)
+{
+	uint32_t *v = data;
+	int t = mnl_attr_get_type(attr);
+
+	if (t >= DYNDBG_A_QUERY_RESULT_INDEX && t <= DYNDBG_A_QUERY_RESULT_CHANGED &&
+	    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+		v[t] = mnl_attr_get_u32(attr);
+	return MNL_CB_OK;
+}
+
+static int exec_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nl_exec_result *res = data;
+	uint32_t v[DYNDBG_A_QUERY_RESULT_CHANGED + 1] = { 0 };
+
+	switch (mnl_attr_get_type(attr)) {
+	case DYNDBG_A_QUERY_RESULT:
+		mnl_attr_parse_nested(attr, result_cb, v);
+		if (v[DYNDBG_A_QUERY_RESULT_INDEX] >= 1 &&
+		    v[DYNDBG_A_QUERY_RESULT_INDEX] <= res->nqueries) {
+			size_t i = v[DYNDBG_A_QUERY_RESULT_INDEX] - 1;
+
+			res->matched[i] = v[DYNDBG_A_QUERY_RESULT_MATCHED];
+			res->changed[i] = v[DYNDBG_A_QUERY_RESULT_CHANGED];
+			res->reported++;
+		}
+		break;
+	case DYNDBG_A_KEYS_PATCHED:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			res->keys_patched = mnl_attr_get_u32(attr);
+		break;
+	case DYNDBG_A_SITES_CHANGED:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			res->sites_changed = mnl_attr_get_u32(attr);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+int nl_exec_parse(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), exec_attr_cb,
+			      data) == MNL_CB_ERROR ? -EBADMSG : 0;
+}
+
+int nl_exec(struct ddctl_ctx *ctx, const char *queries, bool dry_run,
+	    struct nl_exec_result *res, char **errmsg)
+{
+	size_t len = strlen(queries) + 1;
+	struct mnl_socket *nl = NULL;
+	struct nlmsghdr *nlh;
+	struct family f;
+	char *buf;
+	int r;
+
+	if (len > 0xffff - 64)
+		return -E2BIG;
+	buf = malloc(len + 1024);
+	if (!buf)
+		return -ENOMEM;
+	r = nl_open(ctx, &nl);
+	if (!r)
+		r = nl_resolve(nl, &f);
+	if (!r) {
+		nlh = nl_request(buf, f.id, NLM_F_ACK, DYNDBG_CMD_EXEC,
+				 (uint32_t)time(NULL));
+		mnl_attr_put_strz(nlh, DYNDBG_A_QUERIES, queries);
+		if (dry_run)
+			mnl_attr_put(nlh, DYNDBG_A_DRY_RUN, 0, NULL);
+		r = nl_talk(nl, nlh, nl_exec_parse, res, errmsg);
+	}
+	if (nl)
+		mnl_socket_close(nl);
+	free(buf);
+	return r;
+}
+
+/* ---- GET: the callsites, written out in the control-file format ---- */
+
+static int site_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int t = mnl_attr_get_type(attr);
+
+	if (t > 0 && t <= DYNDBG_A_SITE_CLASS_ID)
+		tb[t] = attr;
+	return MNL_CB_OK;
+}
+
+static void add_escaped(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n')
+			strbuf_adds(sb, "\\n");
+		else if (*s == '\t')
+			strbuf_adds(sb, "\\t");
+		else if (*s == '\r')
+			strbuf_adds(sb, "\\r");
+		else
+			strbuf_addch(sb, *s);
+	}
+}
+
+static int site_nest_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr *tb[DYNDBG_A_SITE_CLASS_ID + 1] = { 0 };
+	struct strbuf *sb = data;
+	char flags[DDCTL_FLAGS_BUFSZ];
+
+	if (mnl_attr_get_type(attr) != DYNDBG_A_SITE)
+		return MNL_CB_OK;
+	mnl_attr_parse_nested(attr, site_attr_cb, tb);
+	if (!tb[DYNDBG_A_SITE_MODULE] || !tb[DYNDBG_A_SITE_FILE] ||
+	    !tb[DYNDBG_A_SITE_FUNCTION] || !tb[DYNDBG_A_SITE_LINE] ||
+	    !tb[DYNDBG_A_SITE_FORMAT] || !tb[DYNDBG_A_SITE_FLAGS])
+		return MNL_CB_ERROR;
+	strbuf_addf(sb, "%s:%u [%s]%s %s \"", mnl_attr_get_str(tb[DYNDBG_A_SITE_FILE]),
+		    mnl_attr_get_u32(tb[DYNDBG_A_SITE_LINE]),
+		    mnl_attr_get_str(tb[DYNDBG_A_SITE_MODULE]),
+		    mnl_attr_get_str(tb[DYNDBG_A_SITE_FUNCTION]),
+		    ddctl_flags_format(mnl_attr_get_u32(tb[DYNDBG_A_SITE_FLAGS]), flags));
+	add_escaped(sb, mnl_attr_get_str(tb[DYNDBG_A_SITE_FORMAT]));
+	strbuf_addch(sb, '"');
+	if (tb[DYNDBG_A_SITE_CLASS])
+		strbuf_addf(sb, " class:%s", mnl_attr_get_str(tb[DYNDBG_A_SITE_CLASS]));
+	else if (tb[DYNDBG_A_SITE_CLASS_ID])
+		strbuf_addf(sb, " class unknown, _id:%u",
+			    mnl_attr_get_u32(tb[DYNDBG_A_SITE_CLASS_ID]));
+	return strbuf_addch(sb, '\n') < 0 ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
+int nl_get_parse(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), site_nest_cb,
+			      data) == MNL_CB_ERROR ? -EBADMSG : 0;
+}
+
+int nl_dump(struct ddctl_ctx *ctx, const char *filter, char **text)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct strbuf sb = { 0 };
+	struct mnl_socket *nl = NULL;
+	struct nlmsghdr *nlh;
+	struct family f;
+	int r;
+
+	r = nl_open(ctx, &nl);
+	if (!r)
+		r = nl_resolve(nl, &f);
+	if (!r) {
+		nlh = nl_request(buf, f.id, NLM_F_DUMP, DYNDBG_CMD_GET,
+				 (uint32_t)time(NULL));
+		if (filter)
+			mnl_attr_put_strz(nlh, DYNDBG_A_QUERIES, filter);
+		strbuf_adds(&sb, "# filename:lineno [module]function flags format\n");
+		r = nl_talk(nl, nlh, nl_get_parse, &sb, NULL);
+	}
+	if (nl)
+		mnl_socket_close(nl);
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	*text = strbuf_steal(&sb);
+	return *text ? 0 : -ENOMEM;
+}
+
+/* ---- notifications ---- */
+
+struct ddctl_monitor {
+	struct ddctl_ctx *ctx;
+	struct mnl_socket *nl;
+};
+
+static int ntf_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct ddctl_event *ev = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case DYNDBG_A_QUERIES:
+		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+			ev->queries = mnl_attr_get_str(attr);
+		break;
+	case DYNDBG_A_KEYS_PATCHED:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			ev->keys_patched = mnl_attr_get_u32(attr);
+		break;
+	case DYNDBG_A_SITES_CHANGED:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			ev->sites_changed = mnl_attr_get_u32(attr);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+int nl_event_parse(const struct nlmsghdr *nlh, struct ddctl_event *ev)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+
+	memset(ev, 0, sizeof(*ev));
+	ev->queries = "";
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*g)) ||
+	    g->cmd != DYNDBG_CMD_CHANGE_NTF)
+		return -ENOMSG;
+	return mnl_attr_parse(nlh, sizeof(*g), ntf_attr_cb, ev) == MNL_CB_ERROR ?
+		       -EBADMSG : 0;
+}
+
+DDCTL_EXPORT int ddctl_monitor_new(struct ddctl_ctx *ctx,
+				   struct ddctl_monitor **out)
+{
+	struct ddctl_monitor *m = calloc(1, sizeof(*m));
+	struct family f;
+	int r;
+
+	if (!m)
+		return -ENOMEM;
+	r = nl_open(ctx, &m->nl);
+	if (!r)
+		r = nl_resolve(m->nl, &f);
+	if (!r && !f.notify_group)
+		r = -ENOENT;
+	if (!r && mnl_socket_setsockopt(m->nl, NETLINK_ADD_MEMBERSHIP,
+					&f.notify_group, sizeof(f.notify_group)) < 0)
+		r = -errno;
+	if (r < 0) {
+		if (m->nl)
+			mnl_socket_close(m->nl);
+		free(m);
+		return r;
+	}
+	m->ctx = ddctl_ref(ctx);
+	*out = m;
+	return 0;
+}
+
+DDCTL_EXPORT void ddctl_monitor_free(struct ddctl_monitor *m)
+{
+	if (!m)
+		return;
+	mnl_socket_close(m->nl);
+	ddctl_unref(m->ctx);
+	free(m);
+}
+
+DDCTL_EXPORT int ddctl_monitor_get_fd(const struct ddctl_monitor *m)
+{
+	return mnl_socket_get_fd(m->nl);
+}
+
+DDCTL_EXPORT int ddctl_monitor_read(struct ddctl_monitor *m,
+				    int (*fn)(const struct ddctl_event *ev,
+					      void *data),
+				    void *data)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+	struct ddctl_event ev;
+	ssize_t n = mnl_socket_recvfrom(m->nl, buf, sizeof(buf));
+	int len = (int)n, r = 0;
+
+	if (n < 0)
+		return -errno;
+	for (; mnl_nlmsg_ok(nlh, len) && r == 0; nlh = mnl_nlmsg_next(nlh, &len))
+		if (nl_event_parse(nlh, &ev) == 0)
+			r = fn(&ev, data);
+	return r;
+}
