@@ -133,6 +133,16 @@ fi
 
 mkdir -p "$OUT/build"
 MK=(make -C "$OUT/src" O="$OUT/build" ARCH=x86_64)
+# ccache (if installed) makes rebuilds for a new key cheap when most of the
+# code is unchanged (e.g. only a commit message in a patch changed, or
+# patched vs stock). Paths are made relative to the cache so that the
+# <key> directory name does not defeat it.
+if [ "${DDCTL_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
+	export CCACHE_DIR=${CCACHE_DIR:-$(dirname "$CACHE")/ccache}
+	export CCACHE_BASEDIR=$CACHE CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+	MK+=(CC="ccache gcc")
+	log "using ccache ($CCACHE_DIR)"
+fi
 "${MK[@]}" -s tinyconfig
 (cd "$OUT/build" && "$OUT/src/scripts/kconfig/merge_config.sh" -m -O "$OUT/build" "$OUT/build/.config" "$FRAGMENT" >/dev/null)
 "${MK[@]}" -s olddefconfig
@@ -157,6 +167,7 @@ if ! "${MK[@]}" -j"$JOBS" bzImage modules > "$OUT/build.log" 2>&1; then
 	die "kernel build failed; full log in $OUT/build.log"
 fi
 
+command -v ccache >/dev/null && [ -n "${CCACHE_DIR:-}" ] && log "ccache: $(ccache -s 2>/dev/null | grep -iE '^ *(hits|cache hit)' | head -1 | tr -s ' ')"
 mkdir -p "$OUT/modules"
 for m in failover net_failover virtio_net virtio_blk virtio_balloon test_dynamic_debug; do
 	ko=$(find "$OUT/build" -name "$m.ko" | head -n1)

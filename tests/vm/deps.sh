@@ -6,7 +6,7 @@
 set -euo pipefail
 PKGS=(linux-source-6.12 qemu-system-x86 busybox-static flex bison libelf-dev
       bc cpio libssl-dev python3 meson ninja-build gcc make xz-utils
-      util-linux kmod)
+      util-linux kmod ccache)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
