@@ -23,6 +23,9 @@
 #
 # Concurrent invocations for the same key serialise on a flock.
 
+# The whole script is one brace group, so bash parses it completely before
+# running it: editing this file while a (10 minute) build runs is safe.
+{
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -182,3 +185,5 @@ touch "$OUT/ok"
 ln -sfn "$key" "$CACHE/$KIND"
 log "done in $(( $(date +%s) - t0 )) s"
 echo "$OUT"
+exit 0
+}
