@@ -136,7 +136,7 @@ DDCTL_EXPORT int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
 			r = scan_dir(ctx, dir, &list, &n);
 		free(dir);
 	}
-	if (!r)
+	if (!r && n)
 		qsort(list, n, sizeof(*list), cmp_dropin);
 	for (i = 0; !r && i < n; i++) {
 		if (is_masked(list[i].path))
