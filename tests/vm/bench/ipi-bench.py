@@ -165,6 +165,11 @@ def mean(xs):
     return sum(xs) / len(xs) if xs else float("nan")
 
 
+def n0(x):
+    """integer with thousands separators; no "-0" """
+    return "-" if math.isnan(x) else f"{round(x) + 0:,}"
+
+
 def print_table(runs, problems, partial=False):
     cells = {}
     for d in runs:
@@ -222,10 +227,11 @@ def print_table(runs, problems, partial=False):
                 mode_s = '"+p ; -p" 1 write' if mode == "a" else \
                     '"+p", "-p" 2 writes'
                 print(f"| {label} | {'/'.join(map(str, keys))} | {m} | "
-                      f"{cpus} | {mode_s} | {reps} | {sn:,.0f} | {pn:,.0f} | "
-                      f"{ratio:,.0f}x | {model('stock', m, kk):,} | "
-                      f"{model('patched', m, kk):,} | {st:.0f} | {pt:.0f} | "
-                      f"{sm:,.0f} | {pm:,.0f} | {mr:,.1f}x |")
+                      f"{cpus} | {mode_s} | {reps} | {n0(sn)} | {n0(pn)} | "
+                      f"{n0(ratio)}x | {model('stock', m, kk):,} | "
+                      f"{model('patched', m, kk):,} | {n0(st)} | {n0(pt)} | "
+                      f"{n0(sm)} | {n0(pm)} | "
+                      f"{'-' if math.isnan(mr) else f'{mr:.1f}'}x |")
     if problems is not None:
         print()
         print("problems:" if problems else "problems: none")
