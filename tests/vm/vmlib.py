@@ -32,6 +32,12 @@ class Unavailable(Exception):
     """The VM cannot be run here (reason in str())."""
 
 
+class BuildFailed(Unavailable):
+    """The kernel exists but did not build (patch does not apply, compile
+    error, config not applied): a skip by default, a failure when
+    DDCTL_VM_STRICT=1."""
+
+
 def log(msg):
     print(f"# vm: {msg}", flush=True)
 
@@ -47,7 +53,10 @@ def build_kernel(kind):
                        text=True)
     if r.returncode:
         err = r.stderr.strip().splitlines()
-        raise Unavailable(err[-1] if err else f"build-kernel.sh {kind} failed")
+        msg = err[-1] if err else f"build-kernel.sh {kind} failed"
+        if "no patch series" in msg or "not found" in msg:
+            raise Unavailable(msg)
+        raise BuildFailed(msg)
     return r.stdout.strip().splitlines()[-1]
 
 

@@ -220,6 +220,13 @@ def main():
         b = vmlib.boot_kind(a.kind, "suite", logdir, ddctl=a.ddctl,
                             smp=a.smp, timeout=a.timeout,
                             extra_append=append)
+    except vmlib.BuildFailed as e:
+        if os.environ.get("DDCTL_VM_STRICT") == "1":
+            tap.res("not ok", "kernel-build", str(e))
+            print(f"1..{tap.n}")
+            return 1
+        print(f"1..0 # SKIP {a.kind} kernel did not build: {e}")
+        return 0
     except vmlib.Unavailable as e:
         print(f"1..0 # SKIP {a.kind} kernel VM unavailable: {e}")
         return 0
