@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs every ddctl test suite from a clean clone:
-#   1. unit, cli and vm suites on a normal build (build/),
-#   2. unit and cli suites again under ASan+UBSan (build-asan/),
+#   1. unit, cli, shell and vm suites on a normal build (build/),
+#   2. unit, cli and shell suites again under ASan+UBSan (build-asan/),
 #   3. the libFuzzer targets for a bounded number of runs (build-fuzz/),
 #   4. the parse benchmark (numbers only, never a pass/fail),
 # then prints the totals over everything as "N passed, N failed".
@@ -13,6 +13,8 @@ cd "$top"
 "$top/tests/deps.sh" || { echo "run-all: installing dependencies failed"; echo "0 passed, 1 failed"; exit 1; }
 
 fuzz_runs=${DDCTL_FUZZ_RUNS:-20000}
+# A kernel patch that does not apply or build is a failure here, not a skip.
+export DDCTL_VM_STRICT=${DDCTL_VM_STRICT:-1}
 suites=(--suite unit --suite cli --suite shell)
 [ "${DDCTL_SKIP_VM:-0}" = 1 ] || suites+=(--suite vm)
 status=0
@@ -28,12 +30,12 @@ setup() { # dir, options...
 	fi
 }
 
-echo "== build (gcc) and unit, cli${DDCTL_SKIP_VM:+}, vm suites"
+echo "== build (gcc) and suites: ${suites[*]}"
 setup build && meson compile -C build >/dev/null || status=1
 meson test -C build --print-errorlogs "${suites[@]}" || status=1
 logs+=(build/meson-logs/testlog.json)
 
-echo "== ASan+UBSan build: unit and cli suites"
+echo "== ASan+UBSan build: unit, cli and shell suites"
 setup build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dvm=false &&
 	meson compile -C build-asan >/dev/null || status=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
