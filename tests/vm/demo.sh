@@ -21,7 +21,7 @@ SMP=${SMP:-4}
 LOGDIR=${LOGDIR:-$BUILD/vm-logs}
 
 echo "demo: [1/5] dependencies"
-"$HERE/deps.sh"
+"$REPO/tests/deps.sh"
 echo "demo: [2/5] building ddctl in $BUILD"
 if [ ! -f "$BUILD/build.ninja" ]; then
 	meson setup "$BUILD" "$REPO"
