@@ -69,6 +69,9 @@ if [ -x "$DDCTL" ]; then
 		[ -e "$R/lib64/ld-linux-x86-64.so.2" ] || cp -L /lib64/ld-linux-x86-64.so.2 "$R/lib64/"
 	fi
 	echo "LD_LIBRARY_PATH=/usr/lib" > "$R/etc/ddctl-env"
+	# the raw netlink client of the kernel-side tests (same libraries)
+	nlx=$(dirname "$DDCTL")/../tests/vm/nlexec
+	[ -x "$nlx" ] && cp "$nlx" "$R/bin/nlexec"
 	echo "mkinitramfs.sh: included $DDCTL" >&2
 else
 	echo "mkinitramfs.sh: note: $DDCTL does not exist; initramfs without ddctl" >&2

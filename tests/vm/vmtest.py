@@ -34,7 +34,10 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "dyndbg-boot-param", "sanity-callsites",
                "ddctl-list", "ddctl-list-module", "ddctl-check-writes-nothing",
                "ddctl-set-module", "ddctl-modules", "predict-collected",
-               "scale-20000", "scale-20000-ddctl"]
+               "scale-20000", "scale-20000-ddctl",
+               "nl-info", "nl-dump-equals-control", "nl-atomic-bad-query",
+               "nl-net-zero", "nl-dryrun-equals-prediction",
+               "nl-apply-verified", "nl-eperm", "nl-monitor", "nl-concurrency"]
 # a built-in file of the tinyconfig+fragment kernel with pr_debug sites
 BOOTFILE = os.environ.get("DDCTL_BOOTFILE", "drivers/virtio/virtio_ring.c")
 
@@ -199,6 +202,15 @@ def check_predictions(tap, outdir, kind):
                 tap.diag(f"  predicted, did not happen: {fmt_changes(extra)}")
 
 
+def series_has_netlink():
+    """Whether kernel-patches/ adds the dyndbg generic netlink family."""
+    try:
+        with open(os.path.join(vmlib.REPO, "kernel-patches", "series")) as f:
+            return any("netlink" in line for line in f)
+    except OSError:
+        return False
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("kind", choices=["stock", "patched"])
@@ -216,6 +228,8 @@ def main():
         tap.diag(f"ddctl binary {a.ddctl} missing: ddctl tests will skip")
     append = (f'dyndbg="file {BOOTFILE} +p" ddctl_sites_256.dyndbg=+p '
               f'ddctl.bootfile={BOOTFILE} ddctl.kind={a.kind}')
+    if a.kind == "patched" and series_has_netlink():
+        append += " ddctl.netlink=1"
     try:
         b = vmlib.boot_kind(a.kind, "suite", logdir, ddctl=a.ddctl,
                             smp=a.smp, timeout=a.timeout,
