@@ -315,6 +315,25 @@ static int txn_send(struct ddctl_txn *txn)
 	return r;
 }
 
+/* The set to send: @txn's own, or its expansion for a kernel without negation. */
+static int txn_work_set(struct ddctl_txn *txn, struct ddctl_queryset **work)
+{
+	unsigned int features = 0;
+	int r;
+
+	if (set_is_negated(txn->set)) {
+		ddctl_get_features(txn->ctx, &features);
+		if (!(features & DDCTL_FEATURE_NEGATION)) {
+			r = ddctl_queryset_expand(txn->set, txn->table, work);
+			if (r == 0)
+				txn->expanded = true;
+			return r;
+		}
+	}
+	*work = ddctl_queryset_ref(txn->set);
+	return 0;
+}
+
 /* Compare what the kernel counted with the prediction. */
 static void txn_check_kernel_counts(struct ddctl_txn *txn)
 {
@@ -337,23 +356,15 @@ static void txn_check_kernel_counts(struct ddctl_txn *txn)
  */
 static int txn_commit_netlink(struct ddctl_txn *txn)
 {
-	struct ddctl_queryset *work = ddctl_queryset_ref(txn->set);
+	struct ddctl_queryset *work = NULL;
 	struct nl_exec_result res = { 0 };
 	bool dry = txn->flags & DDCTL_TXN_CHECK;
-	unsigned int features = 0;
 	struct strbuf sb = { 0 };
-	int r = 0;
+	int r;
 
-	if (set_is_negated(txn->set)) {
-		ddctl_get_features(txn->ctx, &features);
-		if (!(features & DDCTL_FEATURE_NEGATION)) {
-			ddctl_queryset_unref(work);
-			r = ddctl_queryset_expand(txn->set, txn->table, &work);
-			if (r < 0)
-				return r;
-			txn->expanded = true;
-		}
-	}
+	r = txn_work_set(txn, &work);
+	if (r < 0)
+		return r;
 	r = queryset_format(work, &sb);
 	ddctl_queryset_unref(work);
 	free(txn->sent);
@@ -395,7 +406,6 @@ static int txn_commit_netlink(struct ddctl_txn *txn)
 DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 {
 	struct ddctl_queryset *work = NULL;
-	unsigned int features = 0;
 	int r;
 
 	if (!txn->table) {
@@ -417,17 +427,9 @@ DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 	}
 	if (ctx_use_netlink(txn->ctx))
 		return txn_commit_netlink(txn);
-	work = ddctl_queryset_ref(txn->set);
-	if (set_is_negated(txn->set)) {
-		ddctl_get_features(txn->ctx, &features);
-		if (!(features & DDCTL_FEATURE_NEGATION)) {
-			ddctl_queryset_unref(work);
-			r = ddctl_queryset_expand(txn->set, txn->table, &work);
-			if (r < 0)
-				return r;
-			txn->expanded = true;
-		}
-	}
+	r = txn_work_set(txn, &work);
+	if (r < 0)
+		return r;
 	r = build_text(txn, work);
 	ddctl_queryset_unref(work);
 	if (r < 0 || (txn->flags & DDCTL_TXN_CHECK))

@@ -10,7 +10,10 @@ import tempfile
 
 DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
 HAND = os.path.join(FIXTURES, "hand-escapes.txt")
-results = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tap import Tap  # noqa: E402
+
+tap = Tap()
 
 
 def run(*args, stdin=None, control=HAND):
@@ -19,8 +22,7 @@ def run(*args, stdin=None, control=HAND):
     return p.returncode, p.stdout, p.stderr
 
 
-def check(name, cond, detail=""):
-    results.append((name, bool(cond), detail))
+check = tap.check
 
 
 rc, out, err = run("--check", "--json", "set", "module virtio_net -p")
@@ -88,11 +90,4 @@ check("info-json", rc == 0 and doc.get("backend") == "control-file" and doc.get(
 rc, out, err = run("--help")
 check("help", rc == 0 and "Exit status" in out, out)
 
-print("TAP version 13")
-print("1..%d" % len(results))
-for i, (name, ok, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        for line in detail.splitlines()[:20]:
-            print("# " + line)
-sys.exit(0 if all(ok for _, ok, _ in results) else 1)
+tap.finish()

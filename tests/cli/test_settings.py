@@ -12,7 +12,10 @@ DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
 STOCK = os.path.join(FIXTURES, "control-6.12-stock.txt")
 ENABLED = os.path.join(FIXTURES, "control-6.12-stock-enabled.txt")
 ROOT = os.path.join(FIXTURES, "config-root")
-results = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tap import Tap  # noqa: E402
+
+tap = Tap()
 
 
 def run(*args, control=STOCK, root=ROOT):
@@ -22,8 +25,7 @@ def run(*args, control=STOCK, root=ROOT):
     return p.returncode, p.stdout, p.stderr
 
 
-def check(name, cond, detail=""):
-    results.append((name, bool(cond), detail))
+check = tap.check
 
 
 with tempfile.TemporaryDirectory() as d:
@@ -90,11 +92,4 @@ with tempfile.TemporaryDirectory() as d:
         ("failover", "dyndbg=+p", "modprobe.d"), ("virtio_ring", 'dyndbg="+pfl"', own),
         ("virtio_net", 'dyndbg="+pf"', own)]), out + err)
 
-print("TAP version 13")
-print("1..%d" % len(results))
-for i, (name, ok, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        for line in detail.splitlines()[:20]:
-            print("# " + line)
-sys.exit(0 if all(ok for _, ok, _ in results) else 1)
+tap.finish()

@@ -14,11 +14,13 @@ import time
 DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
 HAND = os.path.join(FIXTURES, "hand-escapes.txt")
 PROMPT = "ddctl[control-file]> "
-results = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tap import Tap  # noqa: E402
+
+tap = Tap()
 
 
-def check(name, cond, detail=""):
-    results.append((name, bool(cond), detail))
+check = tap.check
 
 
 class Term:
@@ -180,11 +182,4 @@ with tempfile.TemporaryDirectory() as d:
     one_command_session(dict(env, XDG_STATE_HOME=blocker))
     check("history-fallback", os.path.exists(os.path.join(env["HOME"], ".ddctl_history")))
 
-print("TAP version 13")
-print("1..%d" % len(results))
-for i, (name, ok, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        for line in repr(detail)[:2000].split("\\n"):
-            print("# " + line)
-sys.exit(0)
+tap.finish()

@@ -20,11 +20,13 @@ import tempfile
 DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
 HAND = os.path.join(FIXTURES, "hand-escapes.txt")
 ORIGINAL = open(HAND).read()
-results = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tap import Tap  # noqa: E402
+
+tap = Tap()
 
 
-def check(name, cond, detail=""):
-    results.append((name, bool(cond), detail))
+check = tap.check
 
 
 def session(script, *opts, control=None):
@@ -201,11 +203,4 @@ check("help-lists-commands", rc == 0 and all(w in out for w in
 p = subprocess.run([DDCTL, "-C", HAND], input="", capture_output=True, text=True)
 check("no-args-not-a-terminal-is-usage", p.returncode == 2 and "Usage" in p.stderr, p.stderr)
 
-print("TAP version 13")
-print("1..%d" % len(results))
-for i, (name, ok, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        for line in str(detail).splitlines()[:30]:
-            print("# " + line)
-sys.exit(0)
+tap.finish()

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""TAP output shared by the Python test suites."""
+import sys
+
+
+class Tap:
+    def __init__(self):
+        self.results = []
+
+    def check(self, name, cond, detail=""):
+        self.results.append((name, bool(cond), detail))
+
+    def finish(self):
+        print("TAP version 13")
+        print("1..%d" % len(self.results))
+        for i, (name, ok, detail) in enumerate(self.results, 1):
+            print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
+            if not ok:
+                for line in str(detail).splitlines()[:30]:
+                    print("# " + line)
+        sys.exit(0 if all(ok for _, ok, _ in self.results) else 1)
