@@ -77,7 +77,7 @@ static void usage(FILE *f)
 bool cli_is_option_word(const char *word)
 {
 	return word[0] == '-' && (word[1] == '-' || (word[1] && !word[2] &&
-						     strchr("jcveh", word[1])));
+						     strchr("jcvehP", word[1])));
 }
 
 /*
@@ -100,7 +100,7 @@ static int parse_options(struct cli *cli, int argc, char **argv, bool after_cmd,
 		if (after_cmd && optind < argc && argv[optind][0] == '-' &&
 		    !cli_is_option_word(argv[optind]))
 			break;
-		c = getopt_long(argc, argv, after_cmd ? "+jcveh" : "+cf:jvehVC:k", lo, NULL);
+		c = getopt_long(argc, argv, after_cmd ? "+jcvehP" : "+cf:jvehVC:kPB:", lo, NULL);
 		if (c < 0)
 			break;
 		switch (c) {

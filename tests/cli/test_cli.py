@@ -87,6 +87,10 @@ with tempfile.TemporaryDirectory() as d:
 rc, out, err = run("info", "-j")
 doc = json.loads(out) if rc == 0 else {}
 check("info-json", rc == 0 and doc.get("backend") == "control-file" and doc.get("sites") == 11, out + err)
+rc, out, err = run("-B", "control", "info", "-j")
+check("backend-control", rc == 0 and json.loads(out).get("backend") == "control-file", out + err)
+rc, out, err = run("--backend", "carrier-pigeon", "info")
+check("backend-unknown-exit-2", rc == 2 and "unknown backend" in err, err)
 rc, out, err = run("--help")
 check("help", rc == 0 and "Exit status" in out, out)
 
