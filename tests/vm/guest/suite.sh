@@ -5,6 +5,8 @@
 #   b  ddctl-*           the ddctl CLI against the real control file
 #   c  predict           data for prediction == reality (compared on host)
 #   s  scale-20000*      a module with 20000 sites, all on and off
+#   sh cfg-*             the shell, ddctl.d, save/restore, watch, persist
+#                        (settings.sh)
 #   n  nl-*              the dyndbg generic netlink family (netlink.sh)
 # (e, no Oops/WARNING/BUG in the log, is checked on the host.)
 # Environment from the kernel command line: DDCTL_NCPU, DDCTL_KIND
@@ -163,6 +165,9 @@ if [ -f $MODDIR/ddctl_sites_20000.ko ]; then
 else
 	skip scale-20000 "ddctl_sites_20000.ko not built"
 fi
+
+# ---- sh, cfg: the shell and persistent settings (settings.sh) ---------
+. /ddctl-tests/settings.sh
 
 # ---- n: the dyndbg netlink family (kernel series part 2) ---------------
 . /ddctl-tests/netlink.sh
