@@ -3,6 +3,7 @@
 """ddctl's command line against fixture control files (TAP output)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -93,5 +94,12 @@ rc, out, err = run("--backend", "carrier-pigeon", "info")
 check("backend-unknown-exit-2", rc == 2 and "unknown backend" in err, err)
 rc, out, err = run("--help")
 check("help", rc == 0 and "Exit status" in out, out)
+# every command and long option of --help is known to the bash completion
+comp = open(os.path.join(FIXTURES, "..", "..", "data", "bash-completion", "ddctl")).read()
+cmds = re.findall(r"^  ([a-z-]+) ", out.split("Options:")[0], re.M)
+longs = re.findall(r"--([a-z-]+)", out.split("Options:")[1].split("A query")[0])
+missing = [w for w in cmds if w not in comp.split('local commands="')[1].split('"')[0].split()]
+missing += ["--" + o for o in longs if "--" + o not in comp]
+check("bash-completion-complete", cmds and not missing, "missing: %s" % missing)
 
 tap.finish()
