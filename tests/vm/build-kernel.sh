@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# build-kernel.sh stock|patched
+# build-kernel.sh stock|patched|part1
 #
 # Builds a Linux 6.12 guest kernel for the ddctl VM tests from Debian's
 # linux-source-6.12 tarball: `make tinyconfig` + tests/vm/kconfig.fragment,
-# and for "patched" the series in kernel-patches/ on top.
+# and for "patched" the series in kernel-patches/ on top; "part1" applies
+# only the first $DDCTL_PART1_PATCHES (default 4: 0001-0004, part 1 of the
+# series) entries of the series (for the benchmark; the key lists exactly
+# the patches applied).
 #
 # The build lives OUTSIDE the clone, in
 #   ${DDCTL_KCACHE:-/var/cache/ddctl/kernels}/<key>/
@@ -41,15 +44,15 @@ die() { echo "build-kernel.sh: error: $*" >&2; exit 1; }
 log() { echo "build-kernel.sh: $*" >&2; }
 
 case "$KIND" in
-stock|patched) ;;
-*) echo "usage: $0 stock|patched" >&2; exit 2 ;;
+stock|patched|part1) ;;
+*) echo "usage: $0 stock|patched|part1" >&2; exit 2 ;;
 esac
 
 [ -r "$TARBALL" ] || die "kernel source $TARBALL not found (apt-get install linux-source-6.12, or run tests/vm/deps.sh)"
 [ -r "$FRAGMENT" ] || die "config fragment $FRAGMENT not found"
 
 patches=()
-if [ "$KIND" = patched ]; then
+if [ "$KIND" != stock ]; then
 	[ -f "$PATCHDIR/series" ] || die "no patch series: $PATCHDIR/series does not exist yet (kernel patches not written); only 'stock' can be built"
 	while IFS= read -r line || [ -n "$line" ]; do
 		line=${line%%#*}
@@ -59,6 +62,11 @@ if [ "$KIND" = patched ]; then
 		patches+=("$PATCHDIR/$line")
 	done < "$PATCHDIR/series"
 	[ ${#patches[@]} -gt 0 ] || die "$PATCHDIR/series lists no patches"
+	if [ "$KIND" = part1 ]; then
+		n1=${DDCTL_PART1_PATCHES:-4}
+		[ "$n1" -gt 0 ] && [ "$n1" -lt ${#patches[@]} ] || die "DDCTL_PART1_PATCHES=$n1: the series has ${#patches[@]} patches"
+		patches=("${patches[@]:0:$n1}")
+	fi
 fi
 
 mkdir -p "$CACHE"
@@ -119,11 +127,11 @@ else
 	mkdir -p "$OUT/src.tmp"
 	log "extracting $TARBALL"
 	tar -xf "$TARBALL" -C "$OUT/src.tmp" --strip-components=1
-	[ "$KIND" = patched ] || touch "$OUT/src.tmp/.ddctl-pristine"
+	[ "$KIND" != stock ] || touch "$OUT/src.tmp/.ddctl-pristine"
 	mv "$OUT/src.tmp" "$OUT/src"
 fi
 
-if [ "$KIND" = patched ]; then
+if [ "$KIND" != stock ]; then
 	for p in "${patches[@]}"; do
 		log "applying $(basename "$p")"
 		if ! patch -d "$OUT/src" -p1 --forward --batch --quiet < "$p" > "$OUT/patch.log" 2>&1; then
