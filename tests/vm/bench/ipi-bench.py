@@ -1,10 +1,29 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""IPI benchmark of issue 3: stock vs patched 6.12, static-key toggles.
+"""IPI benchmark of issues 3 and 4: stock vs part 1 vs part 2 (6.12),
+static-key toggles.
 
   tests/vm/bench/ipi-bench.py [--ms 2,3,4,5] [--ks b,2000,20000] [--reps 3]
         [--reps-k 20000=2] [--kinds stock,patched] [--timeout 3600]
+        [--modes a,b] [--nl-kinds patched] [--ddctl PATH]
         [--logdir /tmp/ddctl-ipi-bench] [--raw FILE] [--table-only RAWFILE]
+
+Issue 4 (three kernels, transactions, netlink):
+  tests/vm/bench/ipi-bench.py --kinds stock,part1,patched --modes z,p \
+        --ks 100,2000,20000 --ms 2,3,4,5 ...
+  modes z (net-zero "ON ; OFF", one write) and p ("ON" one write, reset
+  "module ddctl_sites_K =_" outside the measurement); on the --nl-kinds
+  (default patched = the whole series) also nz/np, the same sets as one
+  netlink DYNDBG_CMD_EXEC (tests/vm/nlexec, put into the initramfs from
+  the meson build dir of --ddctl). The table then has one row per
+  (K, M, set) with stock, part 1, part 2 control file and part 2 netlink
+  side by side, ratios and the model (stock 3(M-1) per key per toggle,
+  part 1 3(M-1) per 256 keys per toggle, part 2 3(M-1) per transaction
+  that changes a key, 0 for a net-zero one). Add mode e (and ne on the
+  netlink kinds) for the noise floor: the same bracket around nothing
+  (around a netlink dry run that matches nothing), per K and kind.
+
+Issue 3 (the defaults, modes a,b):
 
 Builds (or reuses) the stock and patched kernels, the ddctl_sites_K modules
 and a bench initramfs through the existing harness (build-kernel.sh,
@@ -50,14 +69,27 @@ def model(kind, m, keys):
     return 2 * math.ceil(keys / 256) * 3 * (m - 1)
 
 
+def model4(kind, m, keys, mode):
+    """issue 4: IPIs per transaction; mode z = net-zero (2 toggles of each
+    key), p = one toggle of each key"""
+    toggles = 2 if mode.endswith("z") else 1
+    if kind == "stock":
+        return toggles * keys * 3 * (m - 1)
+    if kind == "part1":
+        return toggles * math.ceil(keys / 256) * 3 * (m - 1)
+    return 0 if toggles == 2 else 3 * (m - 1)
+
+
 def boot_bench(kind, kdir, initrd, m, ks, reps, reps_k, timeout, logdir,
-               tag=""):
+               tag="", modes=None):
     app = f"ddctl.ks={','.join(ks)} ddctl.reps={reps}"
+    if modes:
+        app += f" ddctl.modes={','.join(modes)}"
     for k, r in reps_k.items():
         app += f" ddctl.reps{k}={r}"
     rundir = os.path.join(logdir, f"{kind}-m{m}{tag}")
     vmlib.log(f"boot {kind} M={m} ks={','.join(ks)} reps={reps} "
-              f"{reps_k or ''} (timeout {timeout}s) -> {rundir}")
+              f"{reps_k or ''} modes={modes} (timeout {timeout}s) -> {rundir}")
     b = vmlib.boot(kdir, initrd, "bench", rundir, retry=False, smp=m,
                    mem=768, timeout=timeout, extra_append=app)
     vmlib.log(f"{kind} M={m}: {b.summary()}")
@@ -75,6 +107,16 @@ def main():
                     help="per-key-set repetitions, e.g. 20000=2")
     ap.add_argument("--timeout", type=int, default=3600,
                     help="per boot, seconds")
+    ap.add_argument("--modes", default="a,b",
+                    help="a,b (issue 3) or z,p (issue 4); see above")
+    ap.add_argument("--nl-kinds", default="patched",
+                    help="kinds that also run the netlink modes nz/np "
+                         "(only with --modes z,p)")
+    ap.add_argument("--ddctl", default=os.path.join(vmlib.REPO, "build",
+                                                     "cli", "ddctl"),
+                    help="ddctl binary of a meson build dir whose "
+                         "tests/vm/nlexec goes into the initramfs "
+                         "(netlink modes only)")
     ap.add_argument("--logdir", default="/tmp/ddctl-ipi-bench")
     ap.add_argument("--raw", default=None,
                     help="append raw per-run lines here "
@@ -84,8 +126,12 @@ def main():
     a = ap.parse_args()
 
     if a.table_only:
-        print_table([parse_kv(ln) for ln in open(a.table_only)
-                     if ln.startswith("run ")], None)
+        runs = [parse_kv(ln) for ln in open(a.table_only)
+                if ln.startswith("run ")]
+        if any(d["mode"] in ("z", "p", "nz", "np", "e") for d in runs):
+            print_table4(runs, None)
+        else:
+            print_table(runs, None)
         return 0
 
     ms = [int(x) for x in a.ms.split(",")]
@@ -95,14 +141,30 @@ def main():
     os.makedirs(a.logdir, exist_ok=True)
     raw = a.raw or os.path.join(a.logdir, "raw.txt")
     sizes = [int(k) for k in ks if k != "b"]
+    modes = a.modes.split(",")
+    nl_kinds = a.nl_kinds.split(",") if a.nl_kinds else []
+    issue4 = any(x in ("z", "p", "e") for x in modes)
+
+    def kind_modes(kind):
+        if not issue4:
+            return modes if modes != ["a", "b"] else None
+        return modes + (["n" + x for x in modes if x in ("z", "p", "e")]
+                        if kind in nl_kinds else [])
 
     prep = {}
     for kind in kinds:
         kdir = vmlib.build_kernel(kind)
         vmlib.build_modules(kdir, sizes)
         initrd = os.path.join(a.logdir, f"initramfs-{kind}.cpio.gz")
-        # no ddctl binary: the benchmark writes the control file itself
-        vmlib.build_initramfs(kdir, initrd, ddctl="/nonexistent")
+        # no ddctl binary: the benchmark writes the control file itself;
+        # the netlink modes need nlexec (copied from ddctl's build dir)
+        nl = issue4 and kind in nl_kinds
+        if nl and not os.path.exists(os.path.join(
+                os.path.dirname(a.ddctl), "..", "tests", "vm", "nlexec")):
+            sys.exit(f"netlink modes: no tests/vm/nlexec next to {a.ddctl} "
+                     f"(ninja -C build)")
+        vmlib.build_initramfs(kdir, initrd,
+                              ddctl=a.ddctl if nl else "/nonexistent")
         prep[kind] = (kdir, initrd)
         vmlib.log(f"{kind}: {kdir} ({open(os.path.join(kdir, 'kernelrelease')).read().strip()})")
 
@@ -112,16 +174,29 @@ def main():
         rf.write(f"# ipi-bench start {time.strftime('%Y-%m-%dT%H:%M:%S')} "
                  f"argv={' '.join(sys.argv[1:])}\n")
         for kind in kinds:
-            rf.write(f"# {kind} kernel {prep[kind][0]}\n")
+            kd = prep[kind][0]
+            rf.write(f"# {kind} kernel {kd} "
+                     f"{open(os.path.join(kd, 'kernelrelease')).read().strip()}"
+                     f"\n")
+            for ln in open(os.path.join(kd, "info")):
+                rf.write(f"#   {kind} info: {ln.strip()}\n")
+        qv = os.popen(f"{vmlib.qemu_binary()} --version").readline().strip()
+        rf.write(f"# host: nproc={os.cpu_count()} "
+                 f"cpu={cpu_model()!r} qemu={qv!r}\n")
         for m in ms:
             for kind in kinds:
                 kdir, initrd = prep[kind]
                 todo = list(ks)
                 r_reps, r_k = a.reps, dict(reps_k)
                 for attempt in range(2):
+                    la0 = open("/proc/loadavg").read().split()[:3]
                     b = boot_bench(kind, kdir, initrd, m, todo, r_reps, r_k,
                                    a.timeout, a.logdir,
-                                   "" if attempt == 0 else f".retry{attempt}")
+                                   "" if attempt == 0 else f".retry{attempt}",
+                                   modes=kind_modes(kind))
+                    la1 = open("/proc/loadavg").read().split()[:3]
+                    rf.write(f"# {kind} M={m}: host loadavg before "
+                             f"{' '.join(la0)} after {' '.join(la1)}\n")
                     if b.nproc != m:
                         problems.append(f"{kind} M={m}: guest saw "
                                         f"{b.nproc} CPUs")
@@ -129,6 +204,8 @@ def main():
                     for n in b.notes:
                         if n.startswith("BENCH-DONE"):
                             done.add(parse_kv(n)["k"])
+                        if n.startswith("BENCH-ERR"):
+                            problems.append(f"{kind} M={m}: {n}")
                         if n.startswith(("BENCH-ERR", "BENCH-PRE",
                                          "BENCH-SET", "BENCH-TIMER",
                                          "BENCH-START")):
@@ -155,10 +232,18 @@ def main():
                     for k in todo:
                         if k != "b":
                             r_k.setdefault(k, r_reps)
-                print_table(runs, None, partial=True)
+                (print_table4 if issue4 else print_table)(runs, None,
+                                                          partial=True)
     print()
-    print_table(runs, problems)
+    (print_table4 if issue4 else print_table)(runs, problems)
     return 0 if not problems else 1
+
+
+def cpu_model():
+    for ln in open("/proc/cpuinfo"):
+        if ln.startswith("model name"):
+            return ln.split(":", 1)[1].strip()
+    return "?"
 
 
 def mean(xs):
@@ -168,6 +253,110 @@ def mean(xs):
 def n0(x):
     """integer with thousands separators; no "-0" """
     return "-" if math.isnan(x) else f"{round(x) + 0:,}"
+
+
+def collect(runs):
+    cells = {}
+    for d in runs:
+        key = (d["k"], int(d["m"]), d["mode"], d["kind"])
+        us, ius = int(d["us"]), max(1, int(d["idle_us"]))
+        scale = us / ius
+        c = cells.setdefault(key, {"net": [], "tlb": [], "ms": [],
+                                   "keys": set(), "ncpu": set(),
+                                   "idle": [], "nl_keys": set()})
+        c["net"].append(int(d["cal"]) - int(d["idle_cal"]) * scale)
+        c["tlb"].append(int(d["tlb"]) - int(d["idle_tlb"]) * scale)
+        c["ms"].append(us / 1000)
+        c["idle"].append(int(d["idle_cal"]))
+        c["keys"].add(int(d["keys"]))
+        c["ncpu"].add((int(d["nproc"]), int(d["ncpuinfo"])))
+        if d.get("nl_keys"):
+            c["nl_keys"].add(int(d["nl_keys"]))
+    return cells
+
+
+def ratio(x, y):
+    """x / y for IPI counts; y within the idle noise (< 1) -> ">=x" """
+    if math.isnan(x) or math.isnan(y):
+        return "-"
+    if y < 1:
+        return f">={x:,.0f}x"
+    return f"{x / y:,.0f}x" if x / y >= 10 else f"{x / y:.1f}x"
+
+
+def print_table4(runs, problems, partial=False):
+    """issue 4: one row per (K, M, set): stock | part 1 | part 2 ctl |
+    part 2 netlink"""
+    cells = collect(runs)
+    if not cells:
+        print("(no data yet)")
+        return
+    cols = (("stock", "stock", ""), ("part1", "part1", ""),
+            ("p2 ctl", "patched", ""), ("p2 nl", "patched", "n"))
+    ks = sorted({c[0] for c in cells}, key=lambda k: -1 if k == "b" else int(k))
+    ms = sorted({c[1] for c in cells})
+    print(("partial " if partial else "") + "table (issue 4):")
+    hdr = ("| K | keys | M | cpus | set | R s/1/2c/2n | CAL stock | CAL part1 "
+           "| CAL p2 ctl | CAL p2 nl | model stock | model part1 | model p2 "
+           "| stock/part1 | stock/p2 ctl | part1/p2 ctl | p2 ctl/p2 nl "
+           "| TLB s/1/2c/2n | ms stock | ms part1 | ms p2 ctl | ms p2 nl "
+           "| ms stock/part1 | ms stock/p2 ctl | ms part1/p2 ctl |")
+    print(hdr)
+    print("|" + "---|" * (hdr.count("|") - 1))
+    for k in ks:
+        for m in ms:
+            for mode in ("z", "p", "e"):
+                cs = [cells.get((k, m, pre + mode, kind))
+                      for _, kind, pre in cols]
+                if not any(cs):
+                    continue
+                keys = sorted(set().union(*(c["keys"] for c in cs if c)))
+                kk = keys[0]
+                ncpu = sorted(set().union(*(c["ncpu"] for c in cs if c)))
+                cpus = ",".join(f"{x}" if x == y else f"{x}/{y}"
+                                for x, y in ncpu)
+                if len(ncpu) != 1 or ncpu[0] != (m, m):
+                    cpus += " (!)"
+                net = [mean(c["net"]) if c else float("nan") for c in cs]
+                tlb = [mean(c["tlb"]) if c else float("nan") for c in cs]
+                wall = [mean(c["ms"]) if c else float("nan") for c in cs]
+                reps = "/".join(str(len(c["net"])) if c else "-" for c in cs)
+                label = "all" if k == "b" else f"mod {k}"
+                set_s = {"z": '"+p ; -p" (net 0)', "p": '"+p"',
+                         "e": "(nothing: noise floor)"}[mode]
+                mr = [("-" if math.isnan(x) or math.isnan(y) or y <= 0
+                       else f"{x / y:.1f}x")
+                      for x, y in ((wall[0], wall[1]), (wall[0], wall[2]),
+                                   (wall[1], wall[2]))]
+                print(f"| {label} | {'/'.join(map(str, keys))} | {m} | {cpus} "
+                      f"| {set_s} | {reps} | "
+                      + " | ".join(n0(x) for x in net) + " | "
+                      + (" | ".join(f"{model4(x, m, kk, mode):,}"
+                                    for x in ("stock", "part1", "patched"))
+                         if mode != "e" else "0 | 0 | 0") + " | "
+                      f"{ratio(net[0], net[1])} | {ratio(net[0], net[2])} | "
+                      f"{ratio(net[1], net[2])} | {ratio(net[2], net[3])} | "
+                      + "/".join(n0(x) for x in tlb) + " | "
+                      + " | ".join(n0(x) for x in wall) + " | "
+                      + " | ".join(mr) + " |")
+    print()
+    print("(CAL/TLB: mean over R of the count during the transaction minus "
+          "the idle count scaled to its length, summed over all CPUs; ms: "
+          "wall time of the transaction in the guest; model: "
+          "int3 protocol, 3(M-1) IPIs per text_poke_bp_batch(): stock per "
+          "key per toggle, part 1 per <=256 keys per toggle, part 2 per "
+          "transaction that changes a key, 0 for a net-zero one)")
+    nlk = {(k, m, md): sorted(c["nl_keys"]) for (k, m, md, kind), c
+           in cells.items() if c["nl_keys"]}
+    if nlk:
+        print("netlink keys_patched reported: " + "; ".join(
+            f"K={k} M={m} {md}: {'/'.join(map(str, v))}"
+            for (k, m, md), v in sorted(nlk.items())))
+    if problems is not None:
+        print()
+        print("problems:" if problems else "problems: none")
+        for pr in problems:
+            print(f"  {pr}")
 
 
 def print_table(runs, problems, partial=False):

@@ -11,9 +11,21 @@
 #              its sites are toggled: "module ddctl_sites_N +p" / "... -p"
 #   ddctl.reps=3            repetitions of (a) and of (b) per key set
 #   ddctl.repsN=R           repetitions for key set N (overrides reps)
+#   ddctl.modes=a,b         what is measured per repetition, in this order:
+#       a   one write(2) of "ON ; OFF" (issue 3)
+#       b   two writes, "ON" then "OFF" (issue 3)
+#       z   = a: the net-zero set "ON ; OFF" in one write (issue 4)
+#       p   one write of "ON" (turns the keys on); the reset "RESET"
+#           (ddctl_sites_N: "module ddctl_sites_N =_") is written after the
+#           idle interval, outside the measurement (issue 4)
+#       nz  "ON ; OFF" as one DYNDBG_CMD_EXEC over netlink (nlexec; part 2)
+#       np  "ON" as one DYNDBG_CMD_EXEC over netlink, reset as for p
+#       e   nothing: the empty bracket (its residual after the idle
+#           subtraction is the noise floor of the control-file modes)
+#       ne  a netlink dry run of a query that matches nothing (the noise
+#           floor of the netlink modes: nlexec's fork/exec + one round trip)
 #
-# Per repetition, for mode a (one write(2) of "ON ; OFF") and mode b (two
-# writes, "ON" then "OFF"):
+# Per repetition and mode:
 #   CAL and TLB rows of /proc/interrupts summed over all CPUs before and
 #   after, wall time around the write(s) (adjtimex, microseconds), then an
 #   idle interval of the same length measured the same way (noise).
@@ -49,34 +61,61 @@ count_p() {
 	fi
 }
 
+NLX=nlexec    # guest/init exported LD_LIBRARY_PATH from /etc/ddctl-env
+
 # run_one MODE REP: one measurement + its idle interval
 run_one() {
-	mode=$1 rep=$2
+	mode=$1 rep=$2 extra=
 	set -- $(ints); c0=$1 l0=$2
 	t0=$(now_us)
-	if [ "$mode" = a ]; then
-		printf '%s\n' "$ON ; $OFF" > $CONTROL || note "BENCH-ERR write a failed k=$K"
-	else
+	case $mode in
+	a|z)
+		printf '%s\n' "$ON ; $OFF" > $CONTROL || note "BENCH-ERR write $mode failed k=$K" ;;
+	b)
 		printf '%s\n' "$ON" > $CONTROL || note "BENCH-ERR write b1 failed k=$K"
-		printf '%s\n' "$OFF" > $CONTROL || note "BENCH-ERR write b2 failed k=$K"
-	fi
+		printf '%s\n' "$OFF" > $CONTROL || note "BENCH-ERR write b2 failed k=$K" ;;
+	p)
+		printf '%s\n' "$ON" > $CONTROL || note "BENCH-ERR write p failed k=$K" ;;
+	nz)
+		$NLX "$ON ; $OFF" > /tmp/nl.out 2>&1 || note "BENCH-ERR nlexec nz failed k=$K: $(cat /tmp/nl.out)" ;;
+	np)
+		$NLX "$ON" > /tmp/nl.out 2>&1 || note "BENCH-ERR nlexec np failed k=$K: $(cat /tmp/nl.out)" ;;
+	e)	: ;;
+	ne)
+		$NLX -n "module ddctl_nosuch_module +p" > /tmp/nl.out 2>&1 || note "BENCH-ERR nlexec ne failed k=$K: $(cat /tmp/nl.out)" ;;
+	esac
 	t1=$(now_us)
+	case $mode in n*)
+		extra="nl_keys=$(sed -n 's/.*keys_patched=\([0-9]*\).*/\1/p' /tmp/nl.out)" ;;
+	esac
 	set -- $(ints); c1=$1 l1=$2
 	us=$((t1 - t0))
-	# idle: the same bracket around a sleep of the same length
+	# idle: the same bracket around a sleep of the same length (its
+	# argument computed outside the bracket)
+	zz=$(awk -v u=$us 'BEGIN { printf "%.6f", u / 1e6 }')
 	set -- $(ints); j0=$1 m0=$2
 	s0=$(now_us)
-	sleep "$(awk -v u=$us 'BEGIN { printf "%.6f", u / 1e6 }')"
+	sleep "$zz"
 	s1=$(now_us)
 	set -- $(ints); j1=$1 m1=$2
 	left=$(count_p)
+	case $mode in
+	p|np)
+		[ "$left" = "$KEYS" ] || note "BENCH-ERR k=$K mode=$mode rep=$rep: $left sites +p, expected $KEYS"
+		printf '%s\n' "$RESET" > $CONTROL || note "BENCH-ERR reset failed k=$K"
+		left=$(count_p) ;;
+	esac
 	[ "$left" = 0 ] || note "BENCH-ERR k=$K mode=$mode rep=$rep: $left sites still +p"
 	note "BENCH k=$K mode=$mode rep=$rep keys=$KEYS sites=$SITES nproc=$NPROC" \
 	     "ncpuinfo=$NCPUINFO cal=$((c1 - c0)) tlb=$((l1 - l0)) us=$us" \
-	     "idle_cal=$((j1 - j0)) idle_tlb=$((m1 - m0)) idle_us=$((s1 - s0))"
+	     "idle_cal=$((j1 - j0)) idle_tlb=$((m1 - m0)) idle_us=$((s1 - s0))" $extra
 }
 
-note "BENCH-START $(uname -r) nproc=$NPROC ncpuinfo=$NCPUINFO ks=${DDCTL_KS:-b}"
+MODES=$(echo "${DDCTL_MODES:-a,b}" | tr ',' ' ')
+note "BENCH-START $(uname -r) nproc=$NPROC ncpuinfo=$NCPUINFO ks=${DDCTL_KS:-b} modes=${DDCTL_MODES:-a,b}"
+case " $MODES " in *" n"*)
+	command -v nlexec >/dev/null 2>&1 || note "BENCH-ERR nlexec not in the initramfs" ;;
+esac
 load_std
 # timer overhead: two consecutive now_us calls
 t0=$(now_us); t1=$(now_us)
@@ -84,10 +123,10 @@ note "BENCH-TIMER overhead_us=$((t1 - t0))"
 
 for K in $(echo "${DDCTL_KS:-b}" | tr ',' ' '); do
 	if [ "$K" = b ]; then
-		MOD= ON='+p' OFF='-p'
+		MOD= ON='+p' OFF='-p' RESET='=_'
 		SITES=$(control | wc -l)
 	else
-		MOD=ddctl_sites_$K ON="module $MOD +p" OFF="module $MOD -p"
+		MOD=ddctl_sites_$K ON="module $MOD +p" OFF="module $MOD -p" RESET="module $MOD =_"
 		load $MOD || { note "BENCH-ERR insmod $MOD failed"; continue; }
 		SITES=$(control | awk -v m="[$MOD]" 'index($2, m) == 1' | wc -l)
 	fi
@@ -104,8 +143,7 @@ for K in $(echo "${DDCTL_KS:-b}" | tr ',' ' '); do
 	note "BENCH-SET k=$K sites=$SITES keys=$KEYS reps=$reps on='$ON' off='$OFF'"
 	r=1
 	while [ $r -le $reps ]; do
-		run_one a $r
-		run_one b $r
+		for mode in $MODES; do run_one $mode $r; done
 		r=$((r + 1))
 	done
 	note "BENCH-DONE k=$K"
