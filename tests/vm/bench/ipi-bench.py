@@ -250,6 +250,12 @@ def mean(xs):
     return sum(xs) / len(xs) if xs else float("nan")
 
 
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
 def n0(x):
     """integer with thousands separators; no "-0" """
     return "-" if math.isnan(x) else f"{round(x) + 0:,}"
@@ -263,11 +269,12 @@ def collect(runs):
         scale = us / ius
         c = cells.setdefault(key, {"net": [], "tlb": [], "ms": [],
                                    "keys": set(), "ncpu": set(),
-                                   "idle": [], "nl_keys": set()})
+                                   "idle": [], "nl_keys": set(), "raw": []})
         c["net"].append(int(d["cal"]) - int(d["idle_cal"]) * scale)
         c["tlb"].append(int(d["tlb"]) - int(d["idle_tlb"]) * scale)
         c["ms"].append(us / 1000)
         c["idle"].append(int(d["idle_cal"]))
+        c["raw"].append(int(d["cal"]))
         c["keys"].add(int(d["keys"]))
         c["ncpu"].add((int(d["nproc"]), int(d["ncpuinfo"])))
         if d.get("nl_keys"):
@@ -346,6 +353,29 @@ def print_table4(runs, problems, partial=False):
           "int3 protocol, 3(M-1) IPIs per text_poke_bp_batch(): stock per "
           "key per toggle, part 1 per <=256 keys per toggle, part 2 per "
           "transaction that changes a key, 0 for a net-zero one)")
+    # the cover letter's layout: raw counts (no idle subtraction), median
+    print()
+    print("raw CAL counts during the transaction (no idle subtraction), "
+          "median over R (the cover letter's layout):")
+    print()
+    print("  K     set      M | stock  | 1-4   | 1-7 ctl | 1-7 nl | 3(M-1)"
+          " | floor ctl/nl")
+    print("  ------------------+--------+-------+---------+--------+-------"
+          "+-------------")
+    for k in ks:
+        for mode in ("z", "p"):
+            for m in ms:
+                cs = [cells.get((k, m, pre + mode, kind))
+                      for _, kind, pre in cols]
+                if not any(cs):
+                    continue
+                fl = [cells.get((k, m, pre + "e", "patched"))
+                      for pre in ("", "n")]
+                med = [f"{median(c['raw']):g}" if c else "-"
+                       for c in cs + fl]
+                print(f"  {k:<5} {'+p;-p' if mode == 'z' else '+p':<8} {m} |"
+                      f" {med[0]:>6} | {med[1]:>5} | {med[2]:>7} |"
+                      f" {med[3]:>6} | {3 * (m - 1):>5} | {med[4]}/{med[5]}")
     nlk = {(k, m, md): sorted(c["nl_keys"]) for (k, m, md, kind), c
            in cells.items() if c["nl_keys"]}
     if nlk:
