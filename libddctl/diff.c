@@ -50,7 +50,8 @@ static size_t *sorted_index(const struct ddctl_table *t)
  */
 int table_diff(const struct ddctl_table *want, const unsigned int *wflags,
 		      const struct ddctl_table *now,
-		      void (*fn)(size_t now_idx, unsigned int want_flags,
+		      void (*fn)(size_t want_idx, size_t now_idx,
+				 unsigned int want_flags,
 				 void *data),
 		      void *data)
 {
@@ -74,7 +75,7 @@ int table_diff(const struct ddctl_table *want, const unsigned int *wflags,
 						   want->sites[wi[i]].flags;
 
 			if (wf != now->sites[ni[j]].flags)
-				fn(ni[j], wf, data);
+				fn(wi[i], ni[j], wf, data);
 			i++;
 			j++;
 		}

@@ -162,7 +162,8 @@ int address_sites(struct ddctl_table *table, const bool *selected,
 /* diff.c: for each site of @now that differs from @want (by identity) */
 int table_diff(const struct ddctl_table *want, const unsigned int *wflags,
 	       const struct ddctl_table *now,
-	       void (*fn)(size_t now_idx, unsigned int want_flags, void *data),
+	       void (*fn)(size_t want_idx, size_t now_idx, unsigned int want_flags,
+			  void *data),
 	       void *data);
 
 /* backend-netlink.c */

@@ -16,7 +16,8 @@ struct restore {
 	unsigned int *want;
 };
 
-static void note_restore(size_t idx, unsigned int want, void *data)
+static void note_restore(size_t want_idx, size_t idx, unsigned int want,
+			 void *data)
 {
 	struct restore *r = data;
 

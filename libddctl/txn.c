@@ -90,14 +90,18 @@ DDCTL_EXPORT void ddctl_txn_set_table(struct ddctl_txn *txn,
 struct mismatch {
 	struct ddctl_txn *txn;
 	const struct ddctl_table *now;
+	const bool *relevant; /* sites of txn->table the set selects */
 };
 
-static void note_mismatch(size_t idx, unsigned int want, void *data)
+static void note_mismatch(size_t want_idx, size_t idx, unsigned int want,
+			  void *data)
 {
 	struct mismatch *m = data;
 	const struct ddctl_site *s = &m->now->sites[idx];
 	char a[DDCTL_FLAGS_BUFSZ], b[DDCTL_FLAGS_BUFSZ];
 
+	if (!m->relevant[want_idx])
+		return;
 	if (m->txn->mismatches++ < 10)
 		err(m->txn->ctx, "%s:%u [%s]%s is %s, predicted %s\n", s->file,
 		    s->line, s->module, s->function,
@@ -109,14 +113,28 @@ static int txn_verify(struct ddctl_txn *txn)
 {
 	struct ddctl_table *now = NULL;
 	struct mismatch m = { .txn = txn };
+	bool *relevant;
+	size_t s, i;
 	int r;
 
 	r = ddctl_table_read(txn->ctx, &now);
 	if (r < 0)
 		return r;
+	relevant = calloc(txn->table->count + 1, sizeof(*relevant));
+	if (!relevant) {
+		ddctl_table_unref(now);
+		return -ENOMEM;
+	}
+	/* only the sites the set selects: others may change concurrently */
+	for (s = 0; s < txn->table->count; s++)
+		for (i = 0; i < txn->set->count && !relevant[s]; i++)
+			relevant[s] = ddctl_query_matches(&txn->set->queries[i],
+							  &txn->table->sites[s]);
 	m.now = now;
+	m.relevant = relevant;
 	r = table_diff(txn->table, txn->plan->final, now, note_mismatch, &m);
 	txn->verified = r == 0;
+	free(relevant);
 	ddctl_table_unref(now);
 	if (!r && txn->mismatches) {
 		err(txn->ctx, "%zu sites differ from the prediction\n",

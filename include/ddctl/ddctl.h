@@ -676,8 +676,10 @@ void ddctl_txn_set_table(struct ddctl_txn *txn, struct ddctl_table *table);
  * kernel's 4096-byte limit, otherwise in as few writes as possible split at
  * query boundaries (ddctl_txn_get_write_count() tells). Nothing is written
  * when nothing would change. Afterwards the control file is read again and
- * compared with the prediction. If the kernel refuses a write after an
- * earlier one succeeded, the sites already changed are restored.
+ * the sites the set selects are compared with the prediction (other sites
+ * may be changed by other writers meanwhile and are not compared). If the
+ * kernel refuses a write after an earlier one succeeded, the sites already
+ * changed are restored.
  *
  * Return: 0; -EPERM/-EACCES without permission (nothing written); the
  * kernel's error for a refused write; -EPROTO when the state read back

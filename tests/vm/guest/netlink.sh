@@ -28,8 +28,12 @@ else
 	r1=$?
 	ddctl --backend control list -j > $OUT/ctl-dump.json 2>&1
 	n=$(grep -c '"file"' $OUT/nl-dump.json)
-	check nl-dump-equals-control "rc=$r1, $n sites; dump differs from the control file: $(head -c 200 $OUT/nl-dump.err)" \
-		cmp -s $OUT/nl-dump.json $OUT/ctl-dump.json
+	# the same sites with the same fields; the dump walks each module's
+	# sites in another order than the control file, so compare sorted
+	sed 's/,$//' $OUT/nl-dump.json | sort > /tmp/n-dump
+	sed 's/,$//' $OUT/ctl-dump.json | sort > /tmp/n-ctl
+	check nl-dump-equals-control "rc=$r1, $n sites; dump differs from the control file: $(diff /tmp/n-dump /tmp/n-ctl | head -c 300) $(head -c 200 $OUT/nl-dump.err)" \
+		[ $r1 = 0 -a "$n" -gt 1000 ] && cmp -s /tmp/n-dump /tmp/n-ctl
 
 	# a bad query in the middle: the kernel refuses, names it, changes nothing
 	cat $CONTROL > /tmp/n-before
