@@ -10,6 +10,7 @@
 
 /* Exit statuses, documented in ddctl(8). */
 enum {
+	EXIT_HELP = -1, /* internal: help was printed, run nothing */
 	EXIT_OK = 0,
 	EXIT_REFUSED = 1, /* the kernel or the system refused */
 	EXIT_USAGE = 2,   /* usage or query error */

@@ -128,7 +128,12 @@ static int parse_options(struct cli *cli, int argc, char **argv, bool after_cmd,
 			if (ddctl_set_control_path(cli->ctx, optarg) < 0)
 				return EXIT_REFUSED;
 			break;
-		case 'h': usage(stdout); exit(EXIT_OK);
+		case 'h':
+			usage(stdout);
+			if (!after_cmd)
+				exit(EXIT_OK);
+			*consumed = optind;
+			return EXIT_HELP; /* the shell goes on */
 		case 'V': printf("ddctl %s\n", DDCTL_VERSION); exit(EXIT_OK);
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -174,6 +179,8 @@ int cli_run_command(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	r = cli_parse_command_options(cli, argc, argv, &n);
+	if (r == EXIT_HELP)
+		return EXIT_OK;
 	if (r)
 		return r;
 	return cmd->run(cli, argc - n, argv + n);

@@ -391,6 +391,8 @@ static int shell_dispatch(struct shell *sh, char *text)
 	if (!cmd)
 		return cli_run_command(sh->cli, argc, argv);
 	st = cli_parse_command_options(sh->cli, argc, argv, &n);
+	if (st == EXIT_HELP)
+		return EXIT_OK;
 	return st ? st : cmd->run(sh, argc - n, argv + n);
 }
 

@@ -197,6 +197,8 @@ rc, out, err, data = session("module main +p\ninfo\n")
 check("info-after-write", rc == 0 and re.search(r"callsites:\s+11\n", out), out + err)
 rc, out, err, data = session("frobnicate now\n")
 check("unknown-word-is-a-query", rc == 2 and 'line 1: query 1 "frobnicate now"' in err, err)
+rc, out, err, data = session("list -h\nmodules\n")
+check("help-option-does-not-leave", rc == 0 and "Usage" in out and "MODULE" in out, out + err)
 rc, out, err, data = session("help\n")
 check("help-lists-commands", rc == 0 and all(w in out for w in
       ("begin", "commit", "abort", "pending", "undo", "modules", "info", "quit")), out)
