@@ -6,7 +6,8 @@
 #   3. the libFuzzer targets for a bounded number of runs (build-fuzz/),
 #   4. the parse benchmark (numbers only, never a pass/fail),
 # then prints the totals over everything as "N passed, N failed".
-# DDCTL_SKIP_VM=1 leaves out the QEMU suite (for quick local runs).
+# DDCTL_SKIP_VM=1 leaves out the QEMU suite (for quick local runs);
+# DDCTL_VM_DEBUG=1 adds the patched kernel with PROVE_LOCKING (vm-debug).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -31,7 +32,8 @@ setup() { # dir, options...
 }
 
 echo "== build (gcc) and suites: ${suites[*]}"
-setup build && meson compile -C build >/dev/null || status=1
+setup build -Dvm_debug=$([ "${DDCTL_VM_DEBUG:-0}" = 1 ] && echo true || echo false) &&
+	meson compile -C build >/dev/null || status=1
 meson test -C build --print-errorlogs "${suites[@]}" || status=1
 logs+=(build/meson-logs/testlog.json)
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# build-kernel.sh stock|patched|part1
+# build-kernel.sh stock|patched|part1|debug
 #
 # Builds a Linux 6.12 guest kernel for the ddctl VM tests from Debian's
 # linux-source-6.12 tarball: `make tinyconfig` + tests/vm/kconfig.fragment,
@@ -36,6 +36,8 @@ REPO=$(cd "$HERE/../.." && pwd)
 KIND=${1:-}
 TARBALL=${DDCTL_KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 FRAGMENT=$HERE/kconfig.fragment
+# "debug": the patched series plus lock debugging (PROVE_LOCKING)
+DEBUG_FRAGMENT=$HERE/kconfig-debug.fragment
 PATCHDIR=${DDCTL_KPATCH_DIR:-$REPO/kernel-patches}
 CACHE=${DDCTL_KCACHE:-/var/cache/ddctl/kernels}
 JOBS=${JOBS:-$(nproc)}
@@ -44,8 +46,8 @@ die() { echo "build-kernel.sh: error: $*" >&2; exit 1; }
 log() { echo "build-kernel.sh: $*" >&2; }
 
 case "$KIND" in
-stock|patched|part1) ;;
-*) echo "usage: $0 stock|patched|part1" >&2; exit 2 ;;
+stock|patched|part1|debug) ;;
+*) echo "usage: $0 stock|patched|part1|debug" >&2; exit 2 ;;
 esac
 
 [ -r "$TARBALL" ] || die "kernel source $TARBALL not found (apt-get install linux-source-6.12, or run tests/vm/deps.sh)"
@@ -88,6 +90,7 @@ info=$( {
 	echo "tarball $(basename "$TARBALL") sha256 $tb_sum"
 	echo "fragment sha256 $(sha256sum < "$FRAGMENT" | cut -d' ' -f1)"
 	echo "kind $KIND"
+	[ "$KIND" != debug ] || echo "debug fragment sha256 $(sha256sum < "$DEBUG_FRAGMENT" | cut -d' ' -f1)"
 	for p in "${patches[@]}"; do
 		echo "patch $(basename "$p") sha256 $(sha256sum < "$p" | cut -d' ' -f1)"
 	done
@@ -155,7 +158,9 @@ if [ "${DDCTL_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
 	log "using ccache ($CCACHE_DIR)"
 fi
 "${MK[@]}" -s tinyconfig
-(cd "$OUT/build" && "$OUT/src/scripts/kconfig/merge_config.sh" -m -O "$OUT/build" "$OUT/build/.config" "$FRAGMENT" >/dev/null)
+fragments=("$FRAGMENT")
+[ "$KIND" != debug ] || fragments+=("$DEBUG_FRAGMENT")
+(cd "$OUT/build" && "$OUT/src/scripts/kconfig/merge_config.sh" -m -O "$OUT/build" "$OUT/build/.config" "${fragments[@]}" >/dev/null)
 "${MK[@]}" -s olddefconfig
 
 # Every option in the fragment must have survived olddefconfig.
@@ -169,7 +174,7 @@ while IFS= read -r line; do
 		echo "build-kernel.sh: config: $opt wanted $want, got '${got:-is not set}'" >&2
 		bad=1
 	fi
-done < "$FRAGMENT"
+done < <(cat "${fragments[@]}")
 [ $bad = 0 ] || die "kconfig fragment not fully applied (missing dependencies?); see above"
 
 log "compiling (log: $OUT/build.log)"

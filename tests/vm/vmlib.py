@@ -237,7 +237,7 @@ def boot_kind(kind, script, logdir, ddctl=None, stock_fallback=True, **kw):
     b.hang_verdict = None
     if early_failure(b):
         what = b.status
-        if kind == "patched" and stock_fallback:
+        if kind != "stock" and stock_fallback:
             log(f"patched kernel: {what} twice; booting stock with the same "
                 "script")
             skdir, sinitrd = prepare("stock", workdir, ddctl)

@@ -216,7 +216,8 @@ def series_has_netlink():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("kind", choices=["stock", "patched"])
+    ap.add_argument("kind", choices=["stock", "patched", "debug"],
+                    help="debug: the patched series with PROVE_LOCKING")
     ap.add_argument("--ddctl", default=os.path.join(vmlib.REPO, "build",
                                                     "cli", "ddctl"))
     ap.add_argument("--logdir", default=os.path.join(vmlib.REPO, "build",
@@ -229,9 +230,10 @@ def main():
     print("TAP version 13")
     if not os.path.exists(a.ddctl):
         tap.diag(f"ddctl binary {a.ddctl} missing: ddctl tests will skip")
+    guest_kind = "stock" if a.kind == "stock" else "patched"
     append = (f'dyndbg="file {BOOTFILE} +p" ddctl_sites_256.dyndbg=+p '
-              f'ddctl.bootfile={BOOTFILE} ddctl.kind={a.kind}')
-    if a.kind == "patched" and series_has_netlink():
+              f'ddctl.bootfile={BOOTFILE} ddctl.kind={guest_kind}')
+    if guest_kind == "patched" and series_has_netlink():
         append += " ddctl.netlink=1"
     try:
         b = vmlib.boot_kind(a.kind, "suite", logdir, ddctl=a.ddctl,
@@ -271,7 +273,7 @@ def main():
         else:
             tap.res("not ok", name, "no result from the guest")
     if b.status == "done":
-        check_predictions(tap, b.outdir, a.kind)
+        check_predictions(tap, b.outdir, guest_kind)
     if b.bad_lines:
         tap.res("not ok", "no-oops", f"{len(b.bad_lines)} bad lines")
         tap.diag("\n".join(b.bad_lines[:20]))
