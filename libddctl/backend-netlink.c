@@ -194,18 +194,43 @@ static int nl_resolve(struct mnl_socket *nl, struct family *f)
 	return r;
 }
 
+/*
+ * Open a socket and find the family: its id from the context once known
+ * (the family is built in, its id does not change), the kernel asked again
+ * only when the caller needs the multicast group too.
+ */
+static int nl_connect(struct ddctl_ctx *ctx, bool need_group,
+		      struct mnl_socket **nl, struct family *f)
+{
+	int r = nl_open(ctx, nl);
+
+	if (r < 0) {
+		*nl = NULL;
+		return r;
+	}
+	memset(f, 0, sizeof(*f));
+	if (ctx->nl_family && !need_group) {
+		f->id = (uint16_t)ctx->nl_family;
+		return 0;
+	}
+	r = nl_resolve(*nl, f);
+	if (r < 0) {
+		mnl_socket_close(*nl);
+		*nl = NULL;
+		return r;
+	}
+	ctx->nl_family = f->id;
+	return 0;
+}
+
 int nl_probe(struct ddctl_ctx *ctx)
 {
 	struct mnl_socket *nl;
 	struct family f;
-	int r = nl_open(ctx, &nl);
+	int r = nl_connect(ctx, true, &nl, &f);
 
-	if (r < 0)
-		return r;
-	r = nl_resolve(nl, &f);
-	mnl_socket_close(nl);
 	if (r == 0)
-		ctx->nl_family = f.id;
+		mnl_socket_close(nl);
 	return r;
 }
 
@@ -272,9 +297,7 @@ int nl_exec(struct ddctl_ctx *ctx, const char *queries, bool dry_run,
 	buf = malloc(len + 1024);
 	if (!buf)
 		return -ENOMEM;
-	r = nl_open(ctx, &nl);
-	if (!r)
-		r = nl_resolve(nl, &f);
+	r = nl_connect(ctx, false, &nl, &f);
 	if (!r) {
 		nlh = nl_request(buf, f.id, NLM_F_ACK, DYNDBG_CMD_EXEC,
 				 (uint32_t)time(NULL));
@@ -358,9 +381,7 @@ int nl_dump(struct ddctl_ctx *ctx, const char *filter, char **text)
 	struct family f;
 	int r;
 
-	r = nl_open(ctx, &nl);
-	if (!r)
-		r = nl_resolve(nl, &f);
+	r = nl_connect(ctx, false, &nl, &f);
 	if (!r) {
 		nlh = nl_request(buf, f.id, NLM_F_DUMP, DYNDBG_CMD_GET,
 				 (uint32_t)time(NULL));
@@ -429,9 +450,7 @@ DDCTL_EXPORT int ddctl_monitor_new(struct ddctl_ctx *ctx,
 
 	if (!m)
 		return -ENOMEM;
-	r = nl_open(ctx, &m->nl);
-	if (!r)
-		r = nl_resolve(m->nl, &f);
+	r = nl_connect(ctx, true, &m->nl, &f);
 	if (!r && !f.notify_group)
 		r = -ENOENT;
 	if (!r && mnl_socket_setsockopt(m->nl, NETLINK_ADD_MEMBERSHIP,
