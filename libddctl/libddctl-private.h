@@ -51,6 +51,9 @@ void ddctl_log(struct ddctl_ctx *ctx, int priority, const char *file,
 #define info(ctx, ...) ddctl_log_cond(ctx, LOG_INFO, __VA_ARGS__)
 #define dbg(ctx, ...) ddctl_log_cond(ctx, LOG_DEBUG, __VA_ARGS__)
 
+/* table.c */
+int dd_flag_from_char(char c);
+
 /* ctx.c */
 bool ctx_control_is_kernel(struct ddctl_ctx *ctx);
 
@@ -156,8 +159,7 @@ static inline bool dd_isspace(unsigned char c)
 
 /* address.c: queries naming exactly a set of sites */
 int address_sites(struct ddctl_table *table, const bool *selected,
-		  const char *class_name, const char *flags_word,
-		  struct strbuf *out);
+		  const char *flags_word, struct strbuf *out);
 
 /* diff.c: for each site of @now that differs from @want (by identity) */
 int table_diff(const struct ddctl_table *want, const unsigned int *wflags,

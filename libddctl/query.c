@@ -100,22 +100,18 @@ static int tokenize(struct parser *p, char *buf, struct word *words)
 
 static int parse_flags(struct parser *p, struct word *w, struct ddctl_query *q)
 {
-	static const char letters[] = "pmflts_";
-	static const unsigned int bits[] = {
-		DDCTL_FLAG_PRINT, DDCTL_FLAG_MODNAME, DDCTL_FLAG_FUNCNAME,
-		DDCTL_FLAG_LINENO, DDCTL_FLAG_TID, DDCTL_FLAG_SOURCENAME, 0,
-	};
-	const char *s = w->s, *l;
+	const char *s = w->s;
+	int bit;
 
 	if (*s != '+' && *s != '-' && *s != '=')
 		return fail(p, w,
 			    "the last word must be the flags: an operator + - or = then letters from pmflts_");
 	q->op = *s++;
 	for (; *s; s++) {
-		l = strchr(letters, *s);
-		if (!l)
+		bit = dd_flag_from_char(*s);
+		if (bit < 0)
 			return fail(p, w, "unknown flag '%c' (flags are p m f l t s _)", *s);
-		q->flags |= bits[l - letters];
+		q->flags |= (unsigned int)bit;
 	}
 	q->has_flags = true;
 	switch (q->op) {

@@ -12,12 +12,6 @@
 
 #include "libddctl-private.h"
 
-static const char flag_chars[] = "pmflts";
-static const unsigned int flag_bits[] = {
-	DDCTL_FLAG_PRINT, DDCTL_FLAG_MODNAME, DDCTL_FLAG_FUNCNAME,
-	DDCTL_FLAG_LINENO, DDCTL_FLAG_TID, DDCTL_FLAG_SOURCENAME,
-};
-
 /* The kernel prints flags in this order: p m f s l t. */
 DDCTL_EXPORT char *ddctl_flags_format(unsigned int flags, char *buf)
 {
@@ -39,12 +33,18 @@ DDCTL_EXPORT char *ddctl_flags_format(unsigned int flags, char *buf)
 	return buf;
 }
 
-static int flag_from_char(char c)
+/* A flag letter's bit; '_' is no flag (0); -1 for anything else. */
+int dd_flag_from_char(char c)
 {
-	const char *p = strchr(flag_chars, c);
+	static const char chars[] = "pmflts";
+	static const unsigned int bits[] = {
+		DDCTL_FLAG_PRINT, DDCTL_FLAG_MODNAME, DDCTL_FLAG_FUNCNAME,
+		DDCTL_FLAG_LINENO, DDCTL_FLAG_TID, DDCTL_FLAG_SOURCENAME,
+	};
+	const char *p = strchr(chars, c);
 
 	if (c && p)
-		return (int)flag_bits[p - flag_chars];
+		return (int)bits[p - chars];
 	return c == '_' ? 0 : -1;
 }
 
@@ -148,7 +148,7 @@ static int parse_line(char *line, struct ddctl_site *site)
 	p += 2;
 	site->flags = 0;
 	for (; *p && *p != ' '; p++) {
-		bit = flag_from_char(*p);
+		bit = dd_flag_from_char(*p);
 		if (bit < 0)
 			return -1;
 		site->flags |= (unsigned int)bit;
