@@ -22,8 +22,6 @@ struct addr {
 	size_t lo, hi; /* the (module, class) group in idx[] */
 };
 
-static const struct ddctl_table *sort_table;
-
 static int strcmp_null(const char *a, const char *b)
 {
 	if (!a || !b)
@@ -31,10 +29,11 @@ static int strcmp_null(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-static int cmp_site(const void *pa, const void *pb)
+static int cmp_site(const void *pa, const void *pb, void *data)
 {
-	const struct ddctl_site *a = &sort_table->sites[*(const size_t *)pa];
-	const struct ddctl_site *b = &sort_table->sites[*(const size_t *)pb];
+	const struct ddctl_table *t = data;
+	const struct ddctl_site *a = &t->sites[*(const size_t *)pa];
+	const struct ddctl_site *b = &t->sites[*(const size_t *)pb];
 	int r;
 
 	r = strcmp(a->module, b->module);
@@ -183,15 +182,13 @@ static int address_group(struct addr *a)
 }
 
 int address_sites(struct ddctl_table *table, const bool *selected,
-		  const char *class_name, const char *flags_word,
-		  struct strbuf *out)
+		  const char *flags_word, struct strbuf *out)
 {
 	struct addr a = { .t = table, .selected = selected,
 			  .flags = flags_word, .out = out };
 	size_t i, n = table->count;
 	int r = 0;
 
-	(void)class_name;
 	a.idx = malloc((n + 1) * sizeof(*a.idx));
 	a.covered = calloc(n + 1, sizeof(*a.covered));
 	if (!a.idx || !a.covered) {
@@ -200,8 +197,7 @@ int address_sites(struct ddctl_table *table, const bool *selected,
 	}
 	for (i = 0; i < n; i++)
 		a.idx[i] = i;
-	sort_table = table;
-	qsort(a.idx, n, sizeof(*a.idx), cmp_site);
+	qsort_r(a.idx, n, sizeof(*a.idx), cmp_site, table);
 	for (a.lo = 0; a.lo < n && r == 0; a.lo = a.hi) {
 		const struct ddctl_site *first = &table->sites[a.idx[a.lo]];
 		bool any = false;

@@ -25,7 +25,7 @@ static int expand_one(struct ddctl_table *t, const struct ddctl_query *q,
 		return -ENOMEM;
 	for (s = 0; s < t->count; s++)
 		selected[s] = ddctl_query_matches(q, &t->sites[s]);
-	r = address_sites(t, selected, NULL, flags_word(q), out);
+	r = address_sites(t, selected, flags_word(q), out);
 	free(selected);
 	return r;
 }
