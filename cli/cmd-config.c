@@ -19,12 +19,12 @@ int cli_load_config(struct cli *cli, struct ddctl_queryset **set)
 	if (r == 0)
 		r = ddctl_config_load(cli->ctx, *set);
 	if (r == -EINVAL) {
-		fprintf(stderr, "ddctl: %s; nothing applied\n",
+		cli_error(cli, "%s; nothing applied\n",
 			ddctl_queryset_get_error(*set, NULL, NULL, NULL));
 		return EXIT_USAGE;
 	}
 	if (r < 0) {
-		fprintf(stderr, "ddctl: cannot load the configuration: %s\n",
+		cli_error(cli, "cannot load the configuration: %s\n",
 			strerror(-r));
 		return EXIT_REFUSED;
 	}
@@ -37,7 +37,7 @@ int cmd_apply_config(struct cli *cli, int argc, char **argv)
 	int st;
 
 	if (argc > 0) {
-		fprintf(stderr, "ddctl: apply-config takes no arguments\n");
+		cli_error(cli, "apply-config takes no arguments\n");
 		return EXIT_USAGE;
 	}
 	st = cli_load_config(cli, &set);

@@ -11,7 +11,7 @@ int cmd_persist(struct cli *cli, int argc, char **argv)
 	int r, st;
 
 	if (argc > 1) {
-		fprintf(stderr, "ddctl: persist takes at most one FILE\n");
+		cli_error(cli, "persist takes at most one FILE\n");
 		return EXIT_USAGE;
 	}
 	st = cli_load_config(cli, &set);
@@ -61,7 +61,7 @@ int cli_list_persistent(struct cli *cli)
 	if (cli->json)
 		printf("%s]\n", sh.n ? "\n" : "");
 	if (r < 0) {
-		fprintf(stderr, "ddctl: cannot read the modprobe configuration: %s\n",
+		cli_error(cli, "cannot read the modprobe configuration: %s\n",
 			strerror(-r));
 		return EXIT_REFUSED;
 	}

@@ -14,7 +14,7 @@ int cmd_save(struct cli *cli, int argc, char **argv)
 	int r, st;
 
 	if (argc > 1) {
-		fprintf(stderr, "ddctl: save takes at most one FILE\n");
+		cli_error(cli, "save takes at most one FILE\n");
 		return EXIT_USAGE;
 	}
 	st = cli_read_table(cli, &table);
@@ -23,7 +23,7 @@ int cmd_save(struct cli *cli, int argc, char **argv)
 	r = ddctl_table_save(table, &text);
 	ddctl_table_unref(table);
 	if (r < 0) {
-		fprintf(stderr, "ddctl: cannot save the state: %s\n", strerror(-r));
+		cli_error(cli, "cannot save the state: %s\n", strerror(-r));
 		return EXIT_REFUSED;
 	}
 	if (argc == 1 && strcmp(argv[0], "-"))
@@ -32,7 +32,7 @@ int cmd_save(struct cli *cli, int argc, char **argv)
 	if (f && f != stdout && fclose(f))
 		st = EXIT_REFUSED;
 	if (st)
-		fprintf(stderr, "ddctl: cannot write %s: %s\n", argv[0],
+		cli_error(cli, "cannot write %s: %s\n", argv[0],
 			strerror(errno));
 	free(text);
 	return st;
@@ -46,12 +46,12 @@ int cmd_restore(struct cli *cli, int argc, char **argv)
 	int r, st;
 
 	if (argc != 1) {
-		fprintf(stderr, "ddctl: restore needs one FILE ('-' is stdin)\n");
+		cli_error(cli, "restore needs one FILE ('-' is stdin)\n");
 		return EXIT_USAGE;
 	}
 	text = cli_read_file(argv[0]);
 	if (!text) {
-		fprintf(stderr, "ddctl: cannot read %s: %s\n", argv[0], strerror(errno));
+		cli_error(cli, "cannot read %s: %s\n", argv[0], strerror(errno));
 		return EXIT_REFUSED;
 	}
 	st = cli_parse_queries(cli, text, 0, &script);
@@ -62,7 +62,7 @@ int cmd_restore(struct cli *cli, int argc, char **argv)
 		goto out;
 	r = ddctl_queryset_new_from_script(cli->ctx, table, script, &set);
 	if (r < 0) {
-		fprintf(stderr, "ddctl: cannot restore %s: %s\n", argv[0], strerror(-r));
+		cli_error(cli, "cannot restore %s: %s\n", argv[0], strerror(-r));
 		st = cli_errno_status(r);
 	} else {
 		st = cli_commit_set(cli, set, table);

@@ -20,7 +20,7 @@ static void apply_to_module(struct cli *cli, struct ddctl_queryset *config,
 	struct ddctl_queryset *set = NULL;
 
 	if (ddctl_queryset_new_for_module(config, module, &set) < 0) {
-		fprintf(stderr, "ddctl: %s: out of memory\n", module);
+		cli_error(cli, "%s: out of memory\n", module);
 		return;
 	}
 	if (cli->verbose)
@@ -41,7 +41,7 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	int st;
 
 	if (argc > 0) {
-		fprintf(stderr, "ddctl: watch takes no arguments\n");
+		cli_error(cli, "watch takes no arguments\n");
 		return EXIT_USAGE;
 	}
 	st = cli_load_config(cli, &config);
@@ -49,7 +49,7 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 		return st;
 	nl = mnl_socket_open(NETLINK_KOBJECT_UEVENT);
 	if (!nl || mnl_socket_bind(nl, UEVENT_GROUP_KERNEL, MNL_SOCKET_AUTOPID) < 0) {
-		fprintf(stderr, "ddctl: cannot listen for uevents: %s\n", strerror(errno));
+		cli_error(cli, "cannot listen for uevents: %s\n", strerror(errno));
 		if (nl)
 			mnl_socket_close(nl);
 		ddctl_queryset_unref(config);
@@ -61,7 +61,7 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 						     sizeof(module)) == 1)
 			apply_to_module(cli, config, module);
 	}
-	fprintf(stderr, "ddctl: reading uevents: %s\n", strerror(errno));
+	cli_error(cli, "reading uevents: %s\n", strerror(errno));
 	mnl_socket_close(nl);
 	ddctl_queryset_unref(config);
 	return EXIT_REFUSED;
