@@ -133,6 +133,7 @@ struct ddctl_plan {
 	struct ddctl_queryset *set;
 	unsigned int *matched, *changed;
 	unsigned int *final; /* per site */
+	bool *selected; /* per site: matched by any query of the set */
 	size_t *changes; /* site indices */
 	size_t nchanges;
 };

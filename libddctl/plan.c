@@ -22,6 +22,7 @@ static int plan_evaluate(struct ddctl_plan *plan)
 
 			if (!ddctl_query_matches(q, &t->sites[s]))
 				continue;
+			plan->selected[s] = true;
 			plan->matched[i]++;
 			n = query_apply(q, plan->final[s]);
 			if (n != plan->final[s]) {
@@ -56,8 +57,10 @@ DDCTL_EXPORT int ddctl_plan_new(struct ddctl_queryset *set,
 	plan->matched = calloc(set->count + 1, sizeof(*plan->matched));
 	plan->changed = calloc(set->count + 1, sizeof(*plan->changed));
 	plan->final = calloc(table->count + 1, sizeof(*plan->final));
+	plan->selected = calloc(table->count + 1, sizeof(*plan->selected));
 	plan->changes = calloc(table->count + 1, sizeof(*plan->changes));
-	if (!plan->matched || !plan->changed || !plan->final || !plan->changes) {
+	if (!plan->matched || !plan->changed || !plan->final || !plan->changes ||
+	    !plan->selected) {
 		ddctl_plan_unref(plan);
 		return -ENOMEM;
 	}
@@ -86,6 +89,7 @@ DDCTL_EXPORT struct ddctl_plan *ddctl_plan_unref(struct ddctl_plan *plan)
 	free(plan->matched);
 	free(plan->changed);
 	free(plan->final);
+	free(plan->selected);
 	free(plan->changes);
 	free(plan);
 	return NULL;

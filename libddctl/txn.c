@@ -113,28 +113,16 @@ static int txn_verify(struct ddctl_txn *txn)
 {
 	struct ddctl_table *now = NULL;
 	struct mismatch m = { .txn = txn };
-	bool *relevant;
-	size_t s, i;
 	int r;
 
 	r = ddctl_table_read(txn->ctx, &now);
 	if (r < 0)
 		return r;
-	relevant = calloc(txn->table->count + 1, sizeof(*relevant));
-	if (!relevant) {
-		ddctl_table_unref(now);
-		return -ENOMEM;
-	}
 	/* only the sites the set selects: others may change concurrently */
-	for (s = 0; s < txn->table->count; s++)
-		for (i = 0; i < txn->set->count && !relevant[s]; i++)
-			relevant[s] = ddctl_query_matches(&txn->set->queries[i],
-							  &txn->table->sites[s]);
 	m.now = now;
-	m.relevant = relevant;
+	m.relevant = txn->plan->selected;
 	r = table_diff(txn->table, txn->plan->final, now, note_mismatch, &m);
 	txn->verified = r == 0;
-	free(relevant);
 	ddctl_table_unref(now);
 	if (!r && txn->mismatches) {
 		err(txn->ctx, "%zu sites differ from the prediction\n",
