@@ -11,7 +11,7 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 	unsigned int features = 0;
 	const char *path = NULL;
 	size_t sites = 0;
-	int r;
+	int r, st = EXIT_REFUSED;
 
 	if (argc > 0) {
 		cli_error(cli, "info takes no arguments\n");
@@ -20,10 +20,10 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 	r = ddctl_get_control_path(cli->ctx, &path);
 	if (r == 0)
 		r = ddctl_get_features(cli->ctx, &features);
-	if (cli->table)
-		table = ddctl_table_ref(cli->table);
-	else if (r == 0 && ddctl_table_read(cli->ctx, &table) < 0)
-		table = NULL;
+	if (r == 0)
+		st = cli_read_table(cli, &table); /* says why it cannot */
+	else
+		cli_error(cli, "%s\n", CLI_NO_CONTROL);
 	if (table)
 		sites = ddctl_table_get_count(table);
 	ddctl_table_unref(table);
@@ -51,5 +51,5 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 		       "dyndbg family" : "no");
 		printf("backend:       %s\n", cli_backend_name(cli));
 	}
-	return r == -ENOENT ? EXIT_REFUSED : EXIT_OK;
+	return r < 0 ? EXIT_REFUSED : st;
 }

@@ -109,6 +109,7 @@ static void print_text(struct cli *cli, struct ddctl_queryset *set,
 int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 		   struct ddctl_table *table)
 {
+	unsigned int errors = cli->lib_errors;
 	struct ddctl_txn *txn = NULL;
 	int r, st;
 
@@ -127,11 +128,13 @@ int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 		r = ddctl_txn_commit(txn);
 	}
 	if (r < 0 && r != -EPROTO) {
-		if (ddctl_txn_get_kernel_message(txn))
+		if (cli->lib_errors != errors) /* libddctl has said why */
+			;
+		else if (ddctl_txn_get_kernel_message(txn))
 			cli_error(cli, "the kernel refused the set, nothing was changed: %s\n",
 				  ddctl_txn_get_kernel_message(txn));
 		else if (r == -ENOENT)
-			cli_error(cli, "no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted\n");
+			cli_error(cli, "%s\n", CLI_NO_CONTROL);
 		else
 			cli_error(cli, "%s%s\n", strerror(-r),
 				r == -EACCES || r == -EPERM ?

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
@@ -32,6 +33,19 @@ static void apply_to_module(struct cli *cli, struct ddctl_queryset *config,
 	ddctl_queryset_unref(set);
 }
 
+/* watch -v: what it waits for, on stderr (stdout has the per-module lines). */
+static void say_waiting(struct cli *cli, struct ddctl_queryset *config)
+{
+	const char *path;
+	size_t n = ddctl_queryset_get_count(config);
+
+	cli_error(cli, "waiting for modules to load (kernel uevents); %zu configured quer%s apply to each (Ctrl-C to stop)\n",
+		  n, n == 1 ? "y" : "ies");
+	if (ddctl_get_control_path(cli->ctx, &path) < 0 || access(path, F_OK) < 0)
+		cli_error(cli, "%s; modules that load are still applied once it exists\n",
+			  CLI_NO_CONTROL);
+}
+
 int cmd_watch(struct cli *cli, int argc, char **argv)
 {
 	struct ddctl_queryset *config = NULL;
@@ -55,6 +69,8 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 		ddctl_queryset_unref(config);
 		return EXIT_REFUSED;
 	}
+	if (cli->verbose)
+		say_waiting(cli, config);
 	while ((n = mnl_socket_recvfrom(nl, buf, sizeof(buf))) >= 0 || errno == EINTR ||
 	       errno == ENOBUFS) {
 		if (n > 0 && ddctl_uevent_get_module(buf, (size_t)n, module,

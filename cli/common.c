@@ -12,6 +12,54 @@ int cli_errno_status(int r)
 	return r == -EINVAL ? EXIT_USAGE : EXIT_REFUSED;
 }
 
+/* Edit distance with transpositions (optimal string alignment), capped. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, d[33][33];
+
+	if (la > 32 || lb > 32)
+		return 99;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + cost;
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[la][lb];
+}
+
+/* " (did you mean 'list'?)" for the closest of @candidates, or "". */
+const char *cli_suggest(const char *word, const char *const *candidates)
+{
+	static char buf[80];
+	size_t best = 3, d;
+	const char *found = NULL;
+
+	for (; *candidates; candidates++) {
+		d = distance(word, *candidates);
+		if (d < best && d < strlen(word)) {
+			best = d;
+			found = *candidates;
+		}
+	}
+	if (!found)
+		return "";
+	snprintf(buf, sizeof(buf), " (did you mean '%s'?)", found);
+	return buf;
+}
+
 /* "ddctl: [line N: ]message": the shell names the script line. */
 void cli_verror(const struct cli *cli, const char *format, va_list args)
 {
@@ -42,6 +90,7 @@ const char *cli_backend_name(struct cli *cli)
 
 int cli_read_table(struct cli *cli, struct ddctl_table **table)
 {
+	unsigned int errors;
 	const char *path;
 	int r;
 
@@ -51,27 +100,32 @@ int cli_read_table(struct cli *cli, struct ddctl_table **table)
 	}
 	r = ddctl_get_control_path(cli->ctx, &path);
 	if (r == -ENOENT) {
-		cli_error(cli, "no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted\n");
+		cli_error(cli, "%s\n", CLI_NO_CONTROL);
 		return EXIT_REFUSED;
 	}
+	errors = cli->lib_errors;
 	if (r == 0)
 		r = ddctl_table_read(cli->ctx, table);
-	if (r < 0) {
+	if (r < 0 && cli->lib_errors == errors) /* once: libddctl may have said it */
 		cli_error(cli, "cannot read %s: %s\n", path, strerror(-r));
-		return EXIT_REFUSED;
-	}
-	return EXIT_OK;
+	return r < 0 ? EXIT_REFUSED : EXIT_OK;
 }
 
 int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
 		      struct ddctl_queryset **set)
 {
 	int r = ddctl_queryset_new(cli->ctx, set);
+	const char *word;
 
 	if (r == 0)
 		r = ddctl_queryset_parse(*set, text, flags);
 	if (r == -EINVAL) {
-		cli_error(cli, "%s\n", ddctl_queryset_get_error(*set, NULL, NULL, NULL));
+		static const char *const keywords[] = { "func", "file", "module",
+			"format", "line", "class", NULL };
+		const char *msg = ddctl_queryset_get_error(*set, NULL, NULL, &word);
+
+		cli_error(cli, "%s%s\n", msg, strstr(msg, "unknown keyword") ?
+			  cli_suggest(word + (*word == '!'), keywords) : "");
 		return EXIT_USAGE;
 	}
 	if (r < 0) {
@@ -81,30 +135,52 @@ int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
 	return EXIT_OK;
 }
 
+/* An argument that is a query of its own: "module a +p", "a +p; b -p". */
+static bool is_query_arg(const char *arg)
+{
+	const char *last = arg + strlen(arg);
+
+	if (strpbrk(arg, ";\n"))
+		return true;
+	while (last > arg && strchr(" \t", last[-1]))
+		last--;
+	while (last > arg && !strchr(" \t", last[-1]))
+		last--;
+	return last > arg && strchr("+-=", *last);
+}
+
 /*
- * Arguments are words of one query when none holds a space or ';'
- * (`ddctl set module foo +p`); otherwise each is a query of its own
- * (`ddctl set 'module a +p' 'module b +p'`).
+ * Arguments are words of one query (`ddctl set module foo +p`), an argument
+ * with blanks one quoted word (`ddctl set format 'rx error' +p`), unless the
+ * first holds blanks or one ends in flags, a whole query (`ddctl set
+ * 'module a +p' 'module b +p'`): then each is a query of its own.
  */
 char *cli_join_args(int argc, char **argv)
 {
 	bool words = true;
 	size_t len = 1;
-	char *s;
+	char *s, *p;
 	int i;
 
 	for (i = 0; i < argc; i++) {
-		len += strlen(argv[i]) + 1;
-		if (strpbrk(argv[i], " \t;\n"))
+		len += strlen(argv[i]) + 3;
+		if (is_query_arg(argv[i]) || (i == 0 && strpbrk(argv[i], " \t")))
 			words = false;
 	}
 	s = calloc(1, len);
 	if (!s)
 		return NULL;
-	for (i = 0; i < argc; i++) {
+	for (i = 0, p = s; i < argc; i++) {
+		bool quote = words && strpbrk(argv[i], " \t");
+		char q = strchr(argv[i], '"') ? '\'' : '"';
+
 		if (i)
-			strcat(s, words ? " " : "\n");
-		strcat(s, argv[i]);
+			*p++ = words ? ' ' : '\n';
+		if (quote)
+			*p++ = q;
+		p = stpcpy(p, argv[i]);
+		if (quote)
+			*p++ = q;
 	}
 	return s;
 }

@@ -24,6 +24,8 @@ struct cli {
 	bool keep_going;  /* shell: go on after an error in a script */
 	unsigned int line; /* shell: the script line being run, for messages */
 	struct ddctl_table *table; /* shell: the current state; NULL: read it */
+	bool in_shell;     /* messages and help for the shell */
+	unsigned int lib_errors; /* errors libddctl has printed */
 };
 
 struct cli_cmd {
@@ -46,11 +48,16 @@ int cli_run_command(struct cli *cli, int argc, char **argv);
 int cli_parse_command_options(struct cli *cli, int argc, char **argv,
 			      int *consumed);
 bool cli_is_option_word(const char *word);
+void cli_command_usage(FILE *f, const struct cli_cmd *cmd, bool shell);
+void cli_print_options(FILE *f, bool shell);
+const char *const *cli_command_names(void);
 int cmd_save(struct cli *cli, int argc, char **argv);
 int cmd_restore(struct cli *cli, int argc, char **argv);
 int cmd_apply_config(struct cli *cli, int argc, char **argv);
 int cmd_persist(struct cli *cli, int argc, char **argv);
 int cmd_watch(struct cli *cli, int argc, char **argv);
+
+#define CLI_NO_CONTROL "no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted"
 
 /* Helpers shared by the commands. */
 void cli_verror(const struct cli *cli, const char *format, va_list args);
@@ -58,6 +65,7 @@ void cli_error(const struct cli *cli, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
 const char *cli_backend_name(struct cli *cli);
 int cli_errno_status(int r);
+const char *cli_suggest(const char *word, const char *const *candidates);
 int cli_read_table(struct cli *cli, struct ddctl_table **table);
 int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
 		      struct ddctl_queryset **set);

@@ -9,6 +9,8 @@
 
 #include "ddctl-cli.h"
 
+static int cmd_help(struct cli *cli, int argc, char **argv);
+
 static const struct cli_cmd commands[] = {
 	{ "list", cmd_list, "[QUERY]", "list callsites, or those QUERY's match-specs select" },
 	{ "set", cmd_set, "QUERY...", "apply the queries as one set" },
@@ -21,28 +23,52 @@ static const struct cli_cmd commands[] = {
 	{ "persist", cmd_persist, "[FILE]", "write the configuration as dyndbg= modprobe options" },
 	{ "watch", cmd_watch, "", "apply the configuration to each module as it loads" },
 	{ "monitor", cmd_monitor, "", "print the kernel's change notifications as they happen (netlink)" },
+	{ "help", cmd_help, "[COMMAND]", "this help, or a command's" },
 };
 
 struct opt {
 	struct option lo;
+	char shortopt; /* 0: long only */
+	bool shell;    /* applies to one line of the shell too */
 	const char *arg, *help;
 };
 
 /* One table makes the short options, the long options and --help. */
 static const struct opt opts[] = {
-	{ { "check", no_argument, NULL, 'c' }, NULL, "print what would change; write nothing" },
-	{ { "file", required_argument, NULL, 'f' }, "FILE", "read queries from FILE ('-' is stdin) and apply them as one set" },
-	{ { "json", no_argument, NULL, 'j' }, NULL, "print JSON" },
-	{ { "verbose", no_argument, NULL, 'v' }, NULL, "per-query matched/changed counts" },
-	{ { "enabled", no_argument, NULL, 'e' }, NULL, "list: only sites with the p flag" },
-	{ { "persistent", no_argument, NULL, 'P' }, NULL, "list: the dyndbg= modprobe options that will apply" },
-	{ { "control", required_argument, NULL, 'C' }, "PATH", "use PATH as the control file" },
-	{ { "expand", no_argument, NULL, 'X' }, NULL, "expand negated queries even if the kernel parses them" },
-	{ { "backend", required_argument, NULL, 'B' }, "NAME", "auto (default), control or netlink" },
-	{ { "keep-going", no_argument, NULL, 'k' }, NULL, "shell: go on after an error in a script" },
-	{ { "help", no_argument, NULL, 'h' }, NULL, "show this help" },
-	{ { "version", no_argument, NULL, 'V' }, NULL, "show the version" },
+	{ { "check", no_argument, NULL, 'c' }, 'c', true, NULL, "print what would change; write nothing" },
+	{ { "file", required_argument, NULL, 'f' }, 'f', false, "FILE", "read queries from FILE ('-' is stdin) and apply them as one set" },
+	{ { "json", no_argument, NULL, 'j' }, 'j', true, NULL, "print JSON" },
+	{ { "verbose", no_argument, NULL, 'v' }, 'v', true, NULL, "per-query matched/changed counts" },
+	{ { "enabled", no_argument, NULL, 'e' }, 'e', true, NULL, "list, modules: only sites with the p flag" },
+	{ { "persistent", no_argument, NULL, 'P' }, 'P', true, NULL, "list: the dyndbg= modprobe options that will apply" },
+	{ { "control", required_argument, NULL, 'C' }, 'C', false, "PATH", "use PATH as the control file" },
+	{ { "expand", no_argument, NULL, 'X' }, 0, true, NULL, "expand negated queries even if the kernel parses them" },
+	{ { "backend", required_argument, NULL, 'B' }, 'B', false, "NAME", "auto (default), control or netlink" },
+	{ { "keep-going", no_argument, NULL, 'k' }, 'k', false, NULL, "shell: go on after an error in a script" },
+	{ { "help", no_argument, NULL, 'h' }, 'h', true, NULL, "show this help" },
+	{ { "version", no_argument, NULL, 'V' }, 'V', false, NULL, "show the version" },
 };
+
+#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* The option list of --help; @shell: only what applies to a shell line. */
+void cli_print_options(FILE *f, bool shell)
+{
+	size_t i;
+
+	for (i = 0; i < N_OPTS; i++) {
+		char left[40];
+		int c = opts[i].shortopt;
+
+		if (shell && !opts[i].shell)
+			continue;
+		snprintf(left, sizeof(left), "%s%c%s--%s%s%s", c ? "-" : " ",
+			 c ? c : ' ', c ? ", " : "  ", opts[i].lo.name,
+			 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+		fprintf(f, "  %-24s %s\n", left, opts[i].help);
+	}
+}
 
 static void usage(FILE *f)
 {
@@ -50,59 +76,222 @@ static void usage(FILE *f)
 
 	fprintf(f, "Usage: ddctl [OPTIONS] COMMAND [ARGS]\n"
 		   "       ddctl [OPTIONS] -f FILE\n\nCommands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < N_COMMANDS; i++)
 		fprintf(f, "  %-12s %-9s %s\n", commands[i].name, commands[i].args,
 			commands[i].help);
 	fprintf(f, "\nOptions:\n");
-	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
-		char left[40];
-		int c = opts[i].lo.val;
-
-		snprintf(left, sizeof(left), "%s%c%s--%s%s%s",
-			 c < 'A' || c == 'X' || c == 'V' ? "  " : "-",
-			 c < 'A' || c == 'X' || c == 'V' ? ' ' : c,
-			 c < 'A' || c == 'X' || c == 'V' ? "  " : ", ",
-			 opts[i].lo.name, opts[i].arg ? " " : "",
-			 opts[i].arg ? opts[i].arg : "");
-		fprintf(f, "  %-24s %s\n", left, opts[i].help);
-	}
+	cli_print_options(f, false);
 	fprintf(f, "\nA query is match-specs (func, file, module, format, line, class;\n"
 		   "module, file, func and format may be negated: '!module virtio*')\n"
 		   "followed by flags: [+-=][pmflts_]. Queries are separated by ';'.\n"
+		   "Options may also follow the command; '--' ends them.\n"
 		   "Exit status: 0 success, 1 the kernel or the system refused,\n"
 		   "2 usage or query error. See ddctl(8).\n");
 }
 
-/* Is @word an option of a command rather than query flags ("-p")? */
-bool cli_is_option_word(const char *word)
+static const struct cli_cmd *find_command(const char *name)
 {
-	return word[0] == '-' && (word[1] == '-' || (word[1] && !word[2] &&
-						     strchr("jcvehP", word[1])));
+	size_t i;
+
+	for (i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/* `ddctl COMMAND --help`, `ddctl help COMMAND`. */
+void cli_command_usage(FILE *f, const struct cli_cmd *cmd, bool shell)
+{
+	fprintf(f, "Usage: %s%s %s\n%s.\n\nOptions:\n", shell ? "" : "ddctl [OPTIONS] ",
+		cmd->name, cmd->args, cmd->help);
+	cli_print_options(f, shell);
+}
+
+static int cmd_help(struct cli *cli, int argc, char **argv)
+{
+	const struct cli_cmd *cmd;
+
+	if (argc < 1) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	cmd = find_command(argv[0]);
+	if (!cmd || argc > 1) {
+		cli_error(cli, "help: unknown command '%s'%s\n", argv[0],
+			  cli_suggest(argv[0], cli_command_names()));
+		return EXIT_USAGE;
+	}
+	cli_command_usage(stdout, cmd, cli->in_shell);
+	return EXIT_OK;
+}
+
+/* The command names, NULL-terminated, for did-you-mean. */
+const char *const *cli_command_names(void)
+{
+	static const char *names[N_COMMANDS + 1];
+	size_t i;
+
+	for (i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i].name;
+	return names;
+}
+
+/* Is @word query flags ("-p", "-pf", "+p") rather than an option? */
+static bool is_flags_word(const char *word)
+{
+	return word[0] == '-' && word[1] && strspn(word + 1, "pmflts_") == strlen(word + 1);
+}
+
+static const struct opt *find_short(char c)
+{
+	size_t i;
+
+	for (i = 0; c && i < N_OPTS; i++)
+		if (opts[i].shortopt == c)
+			return &opts[i];
+	return NULL;
+}
+
+static const struct opt *find_long(const char *word)
+{
+	size_t i, len = strcspn(word, "=");
+	const struct opt *found = NULL;
+
+	for (i = 0; i < N_OPTS; i++) {
+		if (strncmp(opts[i].lo.name, word, len))
+			continue;
+		if (strlen(opts[i].lo.name) == len)
+			return &opts[i];
+		found = found ? NULL : &opts[i]; /* a unique prefix */
+	}
+	return found;
 }
 
 /*
- * Parse options. A word that looks like query flags ("-p", "-pf") is a
- * query word, not an option, once a command has been named.
+ * After the command name: is @word an option (not query flags "-p" or a
+ * query word)? *@takes_next: its argument is the next word.
  */
-static int parse_options(struct cli *cli, int argc, char **argv, bool after_cmd,
-			 int *consumed)
+static bool is_option(const char *word, bool *takes_next)
 {
-	struct option lo[sizeof(opts) / sizeof(opts[0]) + 1];
-	size_t i;
-	int c;
+	const struct opt *o;
+	const char *p;
 
-	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+	*takes_next = false;
+	if (word[0] != '-' || !word[1] || is_flags_word(word))
+		return false;
+	if (word[1] == '-') {
+		o = find_long(word + 2);
+		*takes_next = o && o->lo.has_arg == required_argument &&
+			      !strchr(word, '=');
+		return true;
+	}
+	for (p = word + 1; *p; p++) {
+		o = find_short(*p);
+		if (!o || o->shortopt == 'f')
+			return false;
+		if (o->lo.has_arg == required_argument) {
+			*takes_next = !p[1];
+			return true;
+		}
+	}
+	return true;
+}
+
+/* Is @word, after a command, an option rather than query words? */
+bool cli_is_option_word(const char *word)
+{
+	bool next;
+
+	return is_option(word, &next);
+}
+
+/*
+ * Options go anywhere after the command: move them (and their arguments)
+ * before the other words, stably. Returns the number of option words;
+ * *@dashdash: a "--" follows them.
+ */
+static int hoist_options(int argc, char **argv, bool *dashdash)
+{
+	char **pos = calloc((size_t)argc + 1, sizeof(*pos));
+	int i, nopt = 1, npos = 0;
+	bool next;
+
+	*dashdash = false;
+	if (!pos)
+		return -1;
+	for (i = 1; i < argc; i++) {
+		if (*dashdash) {
+			pos[npos++] = argv[i];
+		} else if (!strcmp(argv[i], "--")) {
+			*dashdash = true;
+		} else if (is_option(argv[i], &next)) {
+			argv[nopt++] = argv[i];
+			if (next && i + 1 < argc)
+				argv[nopt++] = argv[++i];
+		} else {
+			pos[npos++] = argv[i];
+		}
+	}
+	if (*dashdash)
+		argv[nopt] = "--";
+	memcpy(argv + nopt + *dashdash, pos, (size_t)npos * sizeof(*pos));
+	free(pos);
+	return nopt;
+}
+
+static void option_error(struct cli *cli, int c, char **argv)
+{
+	const char *word = argv[optind - 1];
+	char s[3] = { '-', (char)optopt, 0 };
+
+	if (optopt && word[0] == '-' && word[1] != '-')
+		word = s;
+	if (c == ':')
+		cli_error(cli, "option '%s' needs an argument%s\n", word,
+			  cli->in_shell ? "" : " (see ddctl --help)");
+	else
+		cli_error(cli, "unknown option '%s' (see %s)\n", word,
+			  cli->in_shell ? "help" : "ddctl --help");
+}
+
+/*
+ * Parse options. Before the command, the first word that is not an option
+ * is the command; after it, options may come anywhere and a word that
+ * looks like query flags ("-p", "-pf") is a query word.
+ */
+static int parse_options(struct cli *cli, int argc, char **argv,
+			 const struct cli_cmd *cmd, int *consumed)
+{
+	struct option lo[N_OPTS + 1];
+	char optstring[3 * N_OPTS + 3] = "+:"; /* zero-filled */
+	bool dashdash = false;
+	size_t i, len = 2;
+	int c, end = argc;
+
+	for (i = 0; i < N_OPTS; i++) {
 		lo[i] = opts[i].lo;
+		if (!opts[i].shortopt || (cmd && opts[i].shortopt == 'f'))
+			continue;
+		optstring[len++] = opts[i].shortopt;
+		if (opts[i].lo.has_arg == required_argument)
+			optstring[len++] = ':';
+	}
 	memset(&lo[i], 0, sizeof(lo[i]));
+	if (cmd) {
+		end = hoist_options(argc, argv, &dashdash);
+		if (end < 0)
+			return EXIT_REFUSED;
+	}
 	optind = 0; /* glibc: start afresh, the shell parses many argv */
-	opterr = 1;
-	for (;;) {
-		if (after_cmd && optind < argc && argv[optind][0] == '-' &&
-		    !cli_is_option_word(argv[optind]))
-			break;
-		c = getopt_long(argc, argv, after_cmd ? "+jcvehP" : "+cf:jvehVC:kPB:", lo, NULL);
-		if (c < 0)
-			break;
+	opterr = 0;
+	while ((c = getopt_long(end, argv, optstring, lo, NULL)) >= 0) {
+		const struct opt *o = find_short((char)c);
+
+		if (c != '?' && c != ':' && cli->in_shell && o && !o->shell) {
+			cli_error(cli, "option '%s' does not apply in the shell\n",
+				  argv[optind - 1]);
+			return EXIT_USAGE;
+		}
 		switch (c) {
 		case 'c': cli->check = true; break;
 		case 'f': cli->file = optarg; break;
@@ -129,35 +318,44 @@ static int parse_options(struct cli *cli, int argc, char **argv, bool after_cmd,
 				return EXIT_REFUSED;
 			break;
 		case 'h':
-			usage(stdout);
-			if (!after_cmd)
+			if (!cmd) {
+				usage(stdout);
 				exit(EXIT_OK);
-			*consumed = optind;
+			}
+			cli_command_usage(stdout, cmd, cli->in_shell);
 			return EXIT_HELP; /* the shell goes on */
 		case 'V': printf("ddctl %s\n", DDCTL_VERSION); exit(EXIT_OK);
-		default: usage(stderr); return EXIT_USAGE;
+		default:
+			option_error(cli, c, argv);
+			return EXIT_USAGE;
 		}
 	}
-	*consumed = optind;
+	*consumed = cmd ? end + dashdash : optind;
 	return EXIT_OK;
 }
 
 static void log_to_stderr(void *data, int priority, const char *file, int line,
 			  const char *fn, const char *format, va_list args)
 {
-	cli_verror(data, format, args);
+	struct cli *cli = data;
+
+	if (priority <= LOG_ERR)
+		cli->lib_errors++;
+	cli_verror(cli, format, args);
 }
 
 const struct cli_cmd *cli_get_command(size_t idx)
 {
-	return idx < sizeof(commands) / sizeof(commands[0]) ? &commands[idx] : NULL;
+	return idx < N_COMMANDS ? &commands[idx] : NULL;
 }
 
 /* The options after the command name argv[0]: argv mode and the shell. */
 int cli_parse_command_options(struct cli *cli, int argc, char **argv,
 			      int *consumed)
 {
-	int r = parse_options(cli, argc, argv, true, consumed);
+	const struct cli_cmd *cmd = find_command(argv[0]);
+	struct cli_cmd other = { argv[0], NULL, "", "" };
+	int r = parse_options(cli, argc, argv, cmd ? cmd : &other, consumed);
 
 	if (r == 0 && cli->expand)
 		ddctl_set_features(cli->ctx, DDCTL_FEATURE_CONTROL);
@@ -167,15 +365,13 @@ int cli_parse_command_options(struct cli *cli, int argc, char **argv,
 /* Run argv[0] with its options and arguments: argv mode and the shell. */
 int cli_run_command(struct cli *cli, int argc, char **argv)
 {
-	const struct cli_cmd *cmd = NULL;
-	size_t i;
+	const struct cli_cmd *cmd = find_command(argv[0]);
 	int r, n;
 
-	for (i = 0; cli_get_command(i); i++)
-		if (!strcmp(argv[0], commands[i].name))
-			cmd = &commands[i];
 	if (!cmd) {
-		cli_error(cli, "unknown command '%s' (try ddctl --help)\n", argv[0]);
+		cli_error(cli, "unknown command '%s'%s (see %s)\n", argv[0],
+			  cli_suggest(argv[0], cli_command_names()),
+			  cli->in_shell ? "help" : "ddctl --help");
 		return EXIT_USAGE;
 	}
 	r = cli_parse_command_options(cli, argc, argv, &n);
@@ -197,7 +393,7 @@ int main(int argc, char **argv)
 		return EXIT_REFUSED;
 	}
 	ddctl_set_log_fn(cli.ctx, log_to_stderr, &cli);
-	r = parse_options(&cli, argc, argv, false, &n);
+	r = parse_options(&cli, argc, argv, NULL, &n);
 	if (r)
 		goto out;
 	argc -= n;
@@ -206,7 +402,7 @@ int main(int argc, char **argv)
 		ddctl_set_features(cli.ctx, DDCTL_FEATURE_CONTROL);
 	if (cli.file) {
 		if (argc > 0) {
-			fprintf(stderr, "ddctl: -f takes no command\n");
+			cli_error(&cli, "-f takes no command\n");
 			r = EXIT_USAGE;
 			goto out;
 		}

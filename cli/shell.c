@@ -273,7 +273,7 @@ static const struct shell_cmd shell_cmds[] = {
 	{ "abort", sh_abort, false, "", "drop the queued queries" },
 	{ "pending", sh_pending, false, "", "the queued queries and what they would change" },
 	{ "undo", sh_undo, false, "", "revert the last committed set exactly" },
-	{ "help", sh_help, false, "", "this help" },
+	{ "help", sh_help, false, "[COMMAND]", "this help, or a command's" },
 	{ "quit", sh_quit, false, "", "leave the shell (also exit, Ctrl-D)" },
 	{ "exit", sh_quit, false, "", NULL },
 };
@@ -301,10 +301,25 @@ static bool cli_knows(const char *name)
 
 static int sh_help(struct shell *sh, int argc, char **argv)
 {
+	const struct shell_cmd *sc = argc > 0 ? shell_find(argv[0]) : NULL;
 	const struct cli_cmd *c;
 	size_t i;
 
-	printf("Commands (-j -c -v -e after a command apply to it alone):\n");
+	if (argc > 0 && !sc && !cli_knows(argv[0])) {
+		cli_error(sh->cli, "help: unknown command '%s'%s\n", argv[0],
+			  cli_suggest(argv[0], shell_command_names()));
+		return EXIT_USAGE;
+	}
+	for (i = 0; argc > 0 && (c = cli_get_command(i)); i++)
+		if (!strcmp(c->name, argv[0]) && (!sc || sc->query)) {
+			cli_command_usage(stdout, c, true);
+			return EXIT_OK;
+		}
+	if (sc) {
+		printf("Usage: %s %s\n%s.\n", sc->name, sc->args, sc->help);
+		return EXIT_OK;
+	}
+	printf("Commands:\n");
 	for (i = 0; i < sizeof(shell_cmds) / sizeof(shell_cmds[0]); i++)
 		if (shell_cmds[i].help)
 			printf("  %-12s %-8s %s\n", shell_cmds[i].name,
@@ -312,10 +327,12 @@ static int sh_help(struct shell *sh, int argc, char **argv)
 	for (i = 0; (c = cli_get_command(i)); i++)
 		if (!shell_find(c->name) && cli_knows(c->name))
 			printf("  %-12s %-8s %s\n", c->name, c->args, c->help);
-	printf("A line that starts with a match-spec (module virtio_net +p) is a\n"
+	printf("\nOptions after a command apply to that line alone:\n");
+	cli_print_options(stdout, true);
+	printf("\nA line that starts with a match-spec (module virtio_net +p) is a\n"
 	       "query applied at once, or queued inside begin ... commit. A line\n"
 	       "ending in \\ continues on the next. Tab completes keywords, module,\n"
-	       "file, function and class names and flags.\n");
+	       "file, function and class names and flags. help COMMAND for one.\n");
 	return EXIT_OK;
 }
 
@@ -504,6 +521,7 @@ void shell_init(struct shell *sh, struct cli *cli, bool interactive)
 
 	memset(sh, 0, sizeof(*sh));
 	sh->cli = cli;
+	cli->in_shell = true;
 	sh->interactive = interactive;
 	sh->stale = true;
 	if (ddctl_get_features(cli->ctx, &features) == 0)

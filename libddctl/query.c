@@ -105,7 +105,7 @@ static int parse_flags(struct parser *p, struct word *w, struct ddctl_query *q)
 
 	if (*s != '+' && *s != '-' && *s != '=')
 		return fail(p, w,
-			    "the last word must be the flags: an operator + - or = then letters from pmflts_");
+			    "expected flags as the last word, e.g. +p or -pf (an operator + - or = then letters from pmflts_), after keyword-value pairs");
 	q->op = *s++;
 	for (; *s; s++) {
 		bit = dd_flag_from_char(*s);

@@ -299,7 +299,9 @@ DDCTL_EXPORT int ddctl_table_read(struct ddctl_ctx *ctx,
 	if (ctx->backend == DDCTL_BACKEND_NETLINK) {
 		r = nl_dump(ctx, NULL, &buf);
 		if (r < 0) {
-			err(ctx, "cannot dump callsites over netlink: %s\n", strerror(-r));
+			err(ctx, "cannot dump callsites over netlink: %s\n",
+			    r == -ENOENT ? "the kernel has no dyndbg netlink family" :
+			    strerror(-r));
 			return r;
 		}
 		return table_new(ctx, buf, table);

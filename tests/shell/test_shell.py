@@ -64,7 +64,7 @@ def split_session(first, then, *opts):
         open(ctl, "w").close()
         rest, err = p.communicate(then.encode(), timeout=30)
         data = open(ctl).read()
-    head = out.decode().split("Commands (")[0]
+    head = out.decode().split("Commands:\n")[0]
     return p.returncode, head, rest.decode(), err.decode(), data
 
 
