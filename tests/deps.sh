@@ -1,10 +1,62 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Installs everything ddctl needs to build and to run every test suite on a
-# Debian 12 machine, the QEMU suite's needs included (tests/vm/deps.sh does
-# the work). Idempotent: with everything present it costs a second.
+#
+# tests/deps.sh [--print] [build|vm|pkg ...]
+#
+# Installs what ddctl needs on a Debian 12 machine, by group:
+#   build  compilers, meson, the libraries, cmocka, clang for the fuzzers
+#   vm     the QEMU suite: QEMU, linux-source-6.12 and the kernel build tools
+#   pkg    the Debian package check (tests/pkg/check-deb.sh)
+# Without groups: build, plus vm unless DDCTL_SKIP_VM=1, plus pkg unless
+# DDCTL_SKIP_PKG=1. --print lists the packages and installs nothing.
+# Idempotent: packages already installed are detected with dpkg -s, and
+# apt-get update/install only run when something is missing.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-exec "$here/vm/deps.sh" gcc clang libclang-rt-14-dev meson ninja-build \
-	pkg-config python3 libkmod-dev libmnl-dev libreadline-dev libcmocka-dev \
-	tmux
+
+build=(gcc clang libclang-rt-14-dev meson ninja-build pkg-config python3
+       libkmod-dev libmnl-dev libreadline-dev libcmocka-dev tmux)
+vm=(linux-source-6.12 qemu-system-x86 busybox-static flex bison libelf-dev
+    bc cpio libssl-dev python3 meson ninja-build gcc make xz-utils
+    util-linux kmod ccache)
+pkg=(build-essential debhelper dpkg-dev fakeroot lintian)
+
+print=0
+if [ "${1:-}" = --print ]; then
+	print=1
+	shift
+fi
+groups=("$@")
+if [ ${#groups[@]} -eq 0 ]; then
+	groups=(build)
+	[ "${DDCTL_SKIP_VM:-0}" = 1 ] || groups+=(vm)
+	[ "${DDCTL_SKIP_PKG:-0}" = 1 ] || groups+=(pkg)
+fi
+want=()
+for g in "${groups[@]}"; do
+	case "$g" in
+	build) want+=("${build[@]}") ;;
+	vm) want+=("${vm[@]}") ;;
+	pkg) want+=("${pkg[@]}") ;;
+	*) echo "usage: $0 [--print] [build|vm|pkg ...]" >&2; exit 2 ;;
+	esac
+done
+mapfile -t want < <(printf '%s\n' "${want[@]}" | awk '!seen[$0]++')
+if [ $print = 1 ]; then
+	printf '%s\n' "${want[@]}"
+	exit 0
+fi
+
+missing=()
+for p in "${want[@]}"; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "deps.sh: all dependencies installed (${groups[*]})"
+	exit 0
+fi
+echo "deps.sh: installing: ${missing[*]}"
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -32,7 +32,8 @@ setup() { # dir, options...
 }
 
 echo "== build (gcc) and suites: ${suites[*]}"
-setup build -Dvm_debug=$([ "${DDCTL_VM_DEBUG:-0}" = 1 ] && echo true || echo false) &&
+setup build -Dvm=$([ "${DDCTL_SKIP_VM:-0}" = 1 ] && echo false || echo true) \
+	-Dvm_debug=$([ "${DDCTL_VM_DEBUG:-0}" = 1 ] && echo true || echo false) &&
 	meson compile -C build >/dev/null || status=1
 meson test -C build --print-errorlogs "${suites[@]}" || status=1
 logs+=(build/meson-logs/testlog.json)
