@@ -5,61 +5,240 @@
 
 #include "ddctl-cli.h"
 
-static bool selected(struct cli *cli, struct ddctl_queryset *filter,
-		     const struct ddctl_site *site)
-{
-	size_t i, n = filter ? ddctl_queryset_get_count(filter) : 0;
-	bool any = n == 0;
+enum field { F_FLAGS, F_LOCATION, F_FILE, F_LINE, F_MODULE, F_FUNCTION,
+	     F_CLASS, F_FORMAT, F_COUNT };
 
-	if (cli->enabled && !(ddctl_site_get_flags(site) & DDCTL_FLAG_PRINT))
-		return false;
-	for (i = 0; i < n && !any; i++)
-		any = ddctl_query_matches(ddctl_queryset_get_query(filter, i), site);
-	return any;
+static const char *const field_names[F_COUNT + 1] = {
+	"flags", "location", "file", "line", "module", "function", "class",
+	"format", NULL
+};
+
+static const struct cli_column field_columns[F_COUNT] = {
+	[F_FLAGS] = { "FLAGS", 0, false, false },
+	[F_LOCATION] = { "LOCATION", 48, true, false },
+	[F_FILE] = { "FILE", 40, true, false },
+	[F_LINE] = { "LINE", 0, false, true },
+	[F_MODULE] = { "MODULE", 24, false, false },
+	[F_FUNCTION] = { "FUNCTION", 32, false, false },
+	[F_CLASS] = { "CLASS", 16, false, false },
+	[F_FORMAT] = { "FORMAT", 0, false, false },
+};
+
+#define MAX_FIELDS 16
+
+/* "module,function" into field numbers; 0 or an exit status. */
+static int parse_fields(struct cli *cli, const char *opt, const char *list,
+			enum field *fields, size_t *n)
+{
+	char *copy = strdup(list), *save = NULL, *name;
+	size_t i;
+
+	*n = 0;
+	if (!copy)
+		return EXIT_REFUSED;
+	for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		for (i = 0; field_names[i] && strcmp(field_names[i], name); i++)
+			;
+		if (!field_names[i] || *n == MAX_FIELDS) {
+			cli_error(cli, "%s: unknown column '%s'%s (columns: flags, location, file, line, module, function, class, format)\n",
+				  opt, name, cli_suggest(name, field_names));
+			free(copy);
+			return EXIT_USAGE;
+		}
+		fields[(*n)++] = (enum field)i;
+	}
+	free(copy);
+	if (*n == 0) {
+		cli_error(cli, "%s needs at least one column\n", opt);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
 }
 
-static void print_site(struct cli *cli, const struct ddctl_site *site,
-		       bool first, int wloc, int wfunc)
+/* --flags pf: the sites with all of these flags; _: with none. */
+static int parse_flag_filter(struct cli *cli, unsigned int *want, bool *none)
 {
-	char flags[DDCTL_FLAGS_BUFSZ], loc[4096];
+	static const char letters[] = "pmflts";
+	const char *p, *at;
+
+	*want = 0;
+	*none = false;
+	for (p = cli->flags; p && *p; p++) {
+		at = strchr(letters, *p);
+		if (*p == '_')
+			*none = true;
+		else if (at && *p)
+			*want |= 1u << (at - letters);
+		else {
+			cli_error(cli, "--flags: unknown flag '%c' (flags are p m f l t s, or _ for none)\n", *p);
+			return EXIT_USAGE;
+		}
+	}
+	return EXIT_OK;
+}
+
+static int cmp_field(const struct ddctl_site *a, const struct ddctl_site *b,
+		     enum field f)
+{
+	unsigned int x, y;
+	int r;
+
+	switch (f) {
+	case F_FLAGS:
+		x = ddctl_site_get_flags(a);
+		y = ddctl_site_get_flags(b);
+		return x < y ? -1 : x > y;
+	case F_LOCATION:
+		r = strcmp(ddctl_site_get_file(a), ddctl_site_get_file(b));
+		return r ? r : cmp_field(a, b, F_LINE);
+	case F_FILE: return strcmp(ddctl_site_get_file(a), ddctl_site_get_file(b));
+	case F_LINE:
+		x = ddctl_site_get_line(a);
+		y = ddctl_site_get_line(b);
+		return x < y ? -1 : x > y;
+	case F_MODULE: return strcmp(ddctl_site_get_module(a), ddctl_site_get_module(b));
+	case F_FUNCTION: return strcmp(ddctl_site_get_function(a), ddctl_site_get_function(b));
+	case F_CLASS:
+		return strcmp(ddctl_site_get_class(a) ? ddctl_site_get_class(a) : "",
+			      ddctl_site_get_class(b) ? ddctl_site_get_class(b) : "");
+	default: return strcmp(ddctl_site_get_format(a), ddctl_site_get_format(b));
+	}
+}
+
+struct sort_keys {
+	enum field keys[MAX_FIELDS];
+	size_t n;
+};
+
+static int cmp_sites(const void *pa, const void *pb, void *data)
+{
+	const struct ddctl_site *const *a = pa, *const *b = pb;
+	const struct sort_keys *k = data;
+	size_t i;
+	int r;
+
+	for (i = 0; i < k->n; i++) {
+		r = cmp_field(*a, *b, k->keys[i]);
+		if (r)
+			return r;
+	}
+	return a < b ? -1 : a > b; /* stable: the kernel's order */
+}
+
+static char *cell(const struct ddctl_site *site, enum field f)
+{
+	char flags[DDCTL_FLAGS_BUFSZ], *s = NULL, *esc;
+	const char *cls;
+
+	switch (f) {
+	case F_FLAGS:
+		return strdup(ddctl_flags_format(ddctl_site_get_flags(site), flags));
+	case F_LOCATION:
+		esc = cli_escape(ddctl_site_get_file(site), false);
+		if (esc && asprintf(&s, "%s:%u", esc, ddctl_site_get_line(site)) < 0)
+			s = NULL;
+		free(esc);
+		return s;
+	case F_FILE: return cli_escape(ddctl_site_get_file(site), false);
+	case F_LINE:
+		return asprintf(&s, "%u", ddctl_site_get_line(site)) < 0 ? NULL : s;
+	case F_MODULE: return cli_escape(ddctl_site_get_module(site), false);
+	case F_FUNCTION: return cli_escape(ddctl_site_get_function(site), false);
+	case F_CLASS:
+		cls = ddctl_site_get_class(site);
+		if (cls && !*cls)
+			return asprintf(&s, "_id:%d", ddctl_site_get_class_id(site)) < 0 ? NULL : s;
+		return cli_escape(cls ? cls : "-", false);
+	default: return cli_escape(ddctl_site_get_format(site), true);
+	}
+}
+
+static void print_json_site(const struct ddctl_site *site, bool first)
+{
+	char flags[DDCTL_FLAGS_BUFSZ];
 	const char *cls = ddctl_site_get_class(site);
 
-	ddctl_flags_format(ddctl_site_get_flags(site), flags);
-	if (cli->json) {
-		printf("%s\n{", first ? "" : ",");
-		json_site_fields(stdout, site);
-		printf(",\"flags\":\"%s\",\"format\":", flags);
-		json_string(stdout, ddctl_site_get_format(site));
-		if (cls) {
-			printf(",\"class\":");
-			json_string(stdout, cls);
-		}
-		printf("}");
-		return;
-	}
-	snprintf(loc, sizeof(loc), "%s:%u", ddctl_site_get_file(site),
-		 ddctl_site_get_line(site));
-	printf("%-7s %-*s [%s]%-*s \"", flags, wloc, loc,
-	       ddctl_site_get_module(site), wfunc, ddctl_site_get_function(site));
-	print_escaped_format(stdout, ddctl_site_get_format(site));
-	printf("\"");
+	printf("%s\n{", first ? "" : ",");
+	json_site_fields(stdout, site);
+	printf(",\"flags\":\"%s\",\"format\":",
+	       ddctl_flags_format(ddctl_site_get_flags(site), flags));
+	json_string(stdout, ddctl_site_get_format(site));
+	printf(",\"class\":");
 	if (cls && *cls)
-		printf(" class:%s", cls);
-	else if (cls)
-		printf(" class unknown, _id:%d", ddctl_site_get_class_id(site));
-	printf("\n");
+		json_string(stdout, cls);
+	else
+		printf("null");
+	if (cls && !*cls)
+		printf(",\"class_id\":%d}", ddctl_site_get_class_id(site));
+	else
+		printf(",\"class_id\":null}");
+}
+
+static int print_text(struct cli *cli, const struct ddctl_site **sites, size_t n)
+{
+	static const enum field dflt[] = { F_FLAGS, F_LOCATION, F_MODULE, F_FUNCTION,
+					   F_CLASS, F_FORMAT };
+	struct cli_column cols[MAX_FIELDS];
+	struct cli_table t = { cols, 0, 0, 0, NULL };
+	enum field fields[MAX_FIELDS];
+	char *cells[MAX_FIELDS];
+	bool classes = false;
+	size_t i, j, nf;
+	int st;
+
+	if (cli->output) {
+		st = parse_fields(cli, "--output", cli->output, fields, &nf);
+		if (st)
+			return st;
+	} else {
+		for (i = 0; i < n && !classes; i++)
+			classes = ddctl_site_get_class(sites[i]) != NULL;
+		for (i = 0, nf = 0; i < sizeof(dflt) / sizeof(dflt[0]); i++)
+			if (dflt[i] != F_CLASS || classes)
+				fields[nf++] = dflt[i];
+	}
+	for (i = 0; i < nf; i++)
+		cols[i] = field_columns[fields[i]];
+	t.ncols = nf;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nf; j++)
+			cells[j] = cell(sites[i], fields[j]);
+		for (j = 0; j < nf && cells[j]; j++)
+			;
+		if (j < nf || cli_table_add(&t, cells) < 0) {
+			for (j = 0; j < nf; j++)
+				free(cells[j]);
+			cli_table_free(&t);
+			return EXIT_REFUSED;
+		}
+	}
+	cli_pager_start(cli);
+	cli_table_print(&t, stdout, cli_output_width());
+	cli_table_free(&t);
+	return EXIT_OK;
 }
 
 int cmd_list(struct cli *cli, int argc, char **argv)
 {
 	struct ddctl_queryset *filter = NULL;
 	struct ddctl_table *table = NULL;
-	size_t i, n, shown = 0;
-	int st, wloc = 0, wfunc = 0;
+	const struct ddctl_site **sites = NULL;
+	struct sort_keys keys = { .n = 0 };
+	size_t i, j, n, count = 0, nq;
+	unsigned int want;
+	bool none;
 	char *text;
+	int st;
 
 	if (cli->persistent)
 		return cli_list_persistent(cli);
+	st = parse_flag_filter(cli, &want, &none);
+	if (!st && cli->sort)
+		st = parse_fields(cli, "--sort", cli->sort, keys.keys, &keys.n);
+	if (st)
+		return st;
+	if (cli->enabled)
+		want |= DDCTL_FLAG_PRINT;
 	if (argc > 0) {
 		text = cli_join_args(argc, argv);
 		if (!text)
@@ -73,29 +252,36 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 	if (st)
 		goto out;
 	n = ddctl_table_get_count(table);
-	for (i = 0; i < n && !cli->json; i++) {
-		const struct ddctl_site *s = ddctl_table_get_site(table, i);
-		int l;
-
-		if (!selected(cli, filter, s))
-			continue;
-		l = snprintf(NULL, 0, "%s:%u", ddctl_site_get_file(s),
-			     ddctl_site_get_line(s));
-		wloc = l > wloc ? (l < 48 ? l : 48) : wloc;
-		l = (int)strlen(ddctl_site_get_function(s));
-		wfunc = l > wfunc ? (l < 32 ? l : 32) : wfunc;
+	nq = filter ? ddctl_queryset_get_count(filter) : 0;
+	sites = calloc(n + 1, sizeof(*sites));
+	if (!sites) {
+		st = EXIT_REFUSED;
+		goto out;
 	}
-	if (cli->json)
-		printf("[");
 	for (i = 0; i < n; i++) {
 		const struct ddctl_site *s = ddctl_table_get_site(table, i);
+		unsigned int fl = ddctl_site_get_flags(s);
+		bool any = nq == 0;
 
-		if (selected(cli, filter, s))
-			print_site(cli, s, shown++ == 0, wloc, wfunc);
+		if ((fl & want) != want || (none && fl))
+			continue;
+		for (j = 0; j < nq && !any; j++)
+			any = ddctl_query_matches(ddctl_queryset_get_query(filter, j), s);
+		if (any)
+			sites[count++] = s;
 	}
-	if (cli->json)
-		printf("%s]\n", shown ? "\n" : "");
+	if (keys.n)
+		qsort_r(sites, count, sizeof(*sites), cmp_sites, &keys);
+	if (cli->json) {
+		printf("[");
+		for (i = 0; i < count; i++)
+			print_json_site(sites[i], i == 0);
+		printf("%s]\n", count ? "\n" : "");
+	} else {
+		st = print_text(cli, sites, count);
+	}
 out:
+	free(sites);
 	ddctl_table_unref(table);
 	ddctl_queryset_unref(filter);
 	return st;

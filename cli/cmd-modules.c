@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ddctl modules: callsites and enabled callsites per module. */
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,33 @@ static int cmp_mod(const void *a, const void *b)
 		      ((const struct modstat *)b)->name);
 }
 
+/* '-' and '_' are the same in module names, as for the kernel. */
+static void underscores(char *s)
+{
+	for (; *s; s++)
+		if (*s == '-')
+			*s = '_';
+}
+
+/* ddctl modules [PATTERN...] [--enabled] */
+static bool wanted(struct cli *cli, const struct modstat *m, int argc, char **argv)
+{
+	char name[256], pat[256];
+	int i;
+
+	if (cli->enabled && !m->enabled)
+		return false;
+	snprintf(name, sizeof(name), "%s", m->name);
+	underscores(name);
+	for (i = 0; i < argc; i++) {
+		snprintf(pat, sizeof(pat), "%s", argv[i]);
+		underscores(pat);
+		if (fnmatch(pat, name, 0) == 0)
+			return true;
+	}
+	return argc == 0;
+}
+
 int cmd_modules(struct cli *cli, int argc, char **argv)
 {
 	struct ddctl_table *table = NULL;
@@ -23,10 +51,6 @@ int cmd_modules(struct cli *cli, int argc, char **argv)
 	size_t i, j, n, count = 0;
 	int st;
 
-	if (argc > 0) {
-		cli_error(cli, "modules takes no arguments\n");
-		return EXIT_USAGE;
-	}
 	st = cli_read_table(cli, &table);
 	if (st)
 		return st;
@@ -52,6 +76,10 @@ int cmd_modules(struct cli *cli, int argc, char **argv)
 		m->sites++;
 		m->enabled += !!(ddctl_site_get_flags(s) & DDCTL_FLAG_PRINT);
 	}
+	for (i = 0, j = 0; i < count; i++)
+		if (wanted(cli, &mods[i], argc, argv))
+			mods[j++] = mods[i];
+	count = j;
 	qsort(mods, count, sizeof(*mods), cmp_mod);
 	if (cli->json)
 		printf("[");

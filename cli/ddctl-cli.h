@@ -25,6 +25,8 @@ struct cli {
 	unsigned int line; /* shell: the script line being run, for messages */
 	struct ddctl_table *table; /* shell: the current state; NULL: read it */
 	bool in_shell;     /* messages and help for the shell */
+	bool no_pager;
+	const char *output, *sort, *flags; /* list: columns, sort keys, flag filter */
 	unsigned int lib_errors; /* errors libddctl has printed */
 };
 
@@ -76,7 +78,32 @@ int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 int cli_load_config(struct cli *cli, struct ddctl_queryset **set);
 int cli_list_persistent(struct cli *cli);
 
+/* table-output.c: aligned columns, cut to a terminal's width. */
+struct cli_column {
+	const char *name;   /* the header, on a terminal */
+	unsigned int cap;   /* the widest the column gets (0: no limit) */
+	bool left_cut;      /* cut at the left (paths keep their end) */
+	bool right;         /* right-aligned (numbers) */
+};
+
+struct cli_table {
+	const struct cli_column *cols;
+	size_t ncols, nrows, alloc;
+	char **cells; /* nrows * ncols, owned */
+};
+
+int cli_table_add(struct cli_table *t, char **cells);
+void cli_table_print(const struct cli_table *t, FILE *f, unsigned int width);
+void cli_table_free(struct cli_table *t);
+
+/* pager.c */
+unsigned int cli_output_width(void);
+void cli_pager_start(struct cli *cli);
+void cli_pager_end(void);
+
 /* json.c */
+size_t utf8_len(const unsigned char *p);
+char *cli_escape(const char *s, bool quote);
 void json_string(FILE *f, const char *s);
 void json_site_fields(FILE *f, const struct ddctl_site *site);
 void print_escaped_format(FILE *f, const char *fmt);

@@ -41,6 +41,10 @@ static const struct opt opts[] = {
 	{ { "verbose", no_argument, NULL, 'v' }, 'v', true, NULL, "per-query matched/changed counts" },
 	{ { "enabled", no_argument, NULL, 'e' }, 'e', true, NULL, "list, modules: only sites with the p flag" },
 	{ { "persistent", no_argument, NULL, 'P' }, 'P', true, NULL, "list: the dyndbg= modprobe options that will apply" },
+	{ { "flags", required_argument, NULL, 'F' }, 0, true, "FLAGS", "list: only sites with all these flags ('_': none)" },
+	{ { "output", required_argument, NULL, 'o' }, 'o', true, "COLUMNS", "list: the columns, e.g. module,function,format" },
+	{ { "sort", required_argument, NULL, 'S' }, 0, true, "COLUMNS", "list: sort by these columns (default: the kernel's order)" },
+	{ { "no-pager", no_argument, NULL, 'N' }, 0, false, NULL, "do not pipe long output into $PAGER on a terminal" },
 	{ { "control", required_argument, NULL, 'C' }, 'C', false, "PATH", "use PATH as the control file" },
 	{ { "expand", no_argument, NULL, 'X' }, 0, true, NULL, "expand negated queries even if the kernel parses them" },
 	{ { "backend", required_argument, NULL, 'B' }, 'B', false, "NAME", "auto (default), control or netlink" },
@@ -285,7 +289,11 @@ static int parse_options(struct cli *cli, int argc, char **argv,
 	optind = 0; /* glibc: start afresh, the shell parses many argv */
 	opterr = 0;
 	while ((c = getopt_long(end, argv, optstring, lo, NULL)) >= 0) {
-		const struct opt *o = find_short((char)c);
+		const struct opt *o = NULL;
+
+		for (i = 0; i < N_OPTS; i++)
+			if (opts[i].lo.val == c)
+				o = &opts[i];
 
 		if (c != '?' && c != ':' && cli->in_shell && o && !o->shell) {
 			cli_error(cli, "option '%s' does not apply in the shell\n",
@@ -312,6 +320,10 @@ static int parse_options(struct cli *cli, int argc, char **argv,
 			}
 			break;
 		case 'P': cli->persistent = true; break;
+		case 'F': cli->flags = optarg; break;
+		case 'o': cli->output = optarg; break;
+		case 'S': cli->sort = optarg; break;
+		case 'N': cli->no_pager = true; break;
 		case 'k': cli->keep_going = true; break;
 		case 'C':
 			if (ddctl_set_control_path(cli->ctx, optarg) < 0)
@@ -416,6 +428,7 @@ int main(int argc, char **argv)
 	}
 	r = cli_run_command(&cli, argc < 1 ? 1 : argc, argc < 1 ? shell : argv);
 out:
+	cli_pager_end();
 	ddctl_unref(cli.ctx);
 	return r;
 }

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """ddctl as users expect it (issue 13): errors, options, help, output (TAP)."""
+import fcntl
 import os
+import pty
+import select
 import shutil
+import struct
+import termios
 import subprocess
 import sys
 import tempfile
@@ -25,6 +30,29 @@ def ddctl(*args, stdin=None, env=None, user=None):
     e.update(env or {})
     p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=e)
     return p.returncode, p.stdout, p.stderr
+
+
+def on_tty(*args, cols=80, rows=24, env=None):
+    """ddctl ARGS with stdin/stdout/stderr on a COLSxROWS pty: status, output."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    e = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    e.update(env or {"PAGER": "cat"})
+    p = subprocess.Popen([DDCTL, *args], stdin=slave, stdout=slave, stderr=slave,
+                         env=e, start_new_session=True)
+    os.close(slave)
+    data = b""
+    while True:
+        r, _, _ = select.select([master], [], [], 10)
+        try:
+            chunk = os.read(master, 65536) if r else b""
+        except OSError:
+            chunk = b""
+        if not chunk:
+            break
+        data += chunk
+    os.close(master)
+    return p.wait(), data.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
 def err_lines(err):
@@ -122,5 +150,71 @@ rc, out, err = ddctl("-C", HAND, "--check", "set", "module virtio +p", "module v
 check("whole-queries-still-queries", rc == 0 and "would change 4 sites" in out, out + err)
 rc, out, err = ddctl("-C", HAND, "set", "module", "x")
 check("missing-flags-explained", rc == 2 and "flags" in err and "e.g." in err, err)
+
+# ---- item 5: list and modules output ----
+STOCK = os.path.join(FIXTURES, "control-6.12-stock.txt")
+rc, out = on_tty("-C", STOCK, "list", env={"PAGER": "cat", "COLUMNS": "80"})
+lines = out.splitlines()
+check("tty-header", rc == 0 and lines and lines[0].split()[:3] == ["FLAGS", "LOCATION", "MODULE"],
+      out[:500])
+check("tty-80-columns", rc == 0 and len(lines) > 1000 and max(len(x) for x in lines) <= 80 and
+      any(x.endswith("\u2026") for x in lines), max(lines, key=len))
+rc, out = on_tty("-C", STOCK, "list", env={"PAGER": "cat", "COLUMNS": "60"})
+check("tty-COLUMNS", rc == 0 and max(len(x) for x in out.splitlines()) <= 60, out[:300])
+rc, out, err = ddctl("-C", STOCK, "list")
+longest = max(out.splitlines(), key=len)
+check("piped-full-lines", rc == 0 and len(longest) > 150 and not longest.endswith("\u2026") and
+      "FLAGS" not in out.splitlines()[0], longest)
+rc, out, err = ddctl("-C", HAND, "list")
+starts = {line.index(" virtio_net ") for line in out.splitlines() if "[" not in line and " virtio_net " in line}
+fstarts = {line.index("virtnet_") for line in out.splitlines() if "virtnet_" in line}
+check("module-column-aligned", rc == 0 and len(starts) == 1 and len(fstarts) == 1 and
+      len({line.index(" main ") for line in out.splitlines() if " main " in line} | starts) == 1, out)
+with tempfile.TemporaryDirectory() as d:
+    ctl = os.path.join(d, "control")
+    with open(ctl, "wb") as f:
+        f.write(b"# filename:lineno [module]function flags format\n"
+                b'drivers/x.c:1 [x]xf =_ "\x1b[31mred\x1b[0m \x01warn caf\xe9"\n'
+                b'drivers/x.c:2 [x]xg =p "plain caf\xc3\xa9\\n"\n')
+    rc, out, err = ddctl("-C", ctl, "list")
+    check("control-bytes-escaped", rc == 0 and "\x1b" not in out and "\x01" not in out and
+          "\\x1b[31mred" in out and "\\x01warn" in out and "caf\\xe9" in out and
+          "plain caf\u00e9" in out, repr(out))
+    rc, out = on_tty("-C", ctl, "list", env={"PAGER": "cat", "COLUMNS": "80"})
+    check("control-bytes-escaped-tty", rc == 0 and "\x1b" not in out and "\x01" not in out, repr(out))
+rc, out = on_tty("-C", STOCK, "list", env={"PAGER": "sed s/^/PAGED:/", "COLUMNS": "80"})
+check("pager-on-tty", rc == 0 and out.count("PAGED:") > 1000, out[:300])
+rc, out = on_tty("-C", STOCK, "list", "--no-pager", env={"PAGER": "sed s/^/PAGED:/", "COLUMNS": "80"})
+check("no-pager", rc == 0 and "PAGED:" not in out and len(out.splitlines()) > 1000, out[:300])
+rc, out, err = ddctl("-C", STOCK, "list", env={"PAGER": "sed s/^/PAGED:/"})
+check("no-pager-when-piped", rc == 0 and "PAGED:" not in out, out[:300])
+rc, out = on_tty("-C", STOCK, "list", env={"PAGER": "cat"})
+check("tty-width-from-terminal", rc == 0 and max(len(x) for x in out.splitlines()) <= 80, out[:300])
+rc, out, err = ddctl("-C", HAND, "list", "--output", "module,function")
+check("output-columns", rc == 0 and out.splitlines()[0].split() == ["main", "do_one_initcall"] and
+      all(len(x.split()) == 2 for x in out.splitlines()), out + err)
+rc, out, err = ddctl("-C", HAND, "list", "-o", "flags,file,line,class")
+check("output-class", rc == 0 and ["=_", "lib/test_dynamic_debug.c", "50", "LOW"] in
+      [x.split() for x in out.splitlines()] and ["=_", "init/main.c", "1234", "-"] in
+      [x.split() for x in out.splitlines()], out + err)
+rc, out, err = ddctl("-C", HAND, "list", "--output", "module,fnuction")
+check("output-unknown-column", rc == 2 and "did you mean 'function'" in err, err)
+rc, out, err = ddctl("-C", HAND, "list", "--sort", "function", "-o", "function")
+check("sort", rc == 0 and out.split() == sorted(out.split()) and len(out.split()) == 11, out + err)
+rc, out, err = ddctl("-C", HAND, "list", "--sort", "module,line", "-o", "module,line")
+rows = [x.split() for x in out.splitlines()]
+check("sort-two-keys", rc == 0 and rows == sorted(rows, key=lambda r: (r[0], int(r[1]))), out + err)
+rc, out, err = ddctl("-C", HAND, "list", "--flags", "pf", "-o", "function")
+check("flags-filter", rc == 0 and out.split() == ["virtnet_probe", "do_prints"], out + err)
+rc, out, err = ddctl("-C", HAND, "list", "--flags", "_", "module", "virtio_net", "-o", "flags")
+check("flags-filter-none", rc == 0 and out.split() == ["=_", "=_"], out + err)
+rc, out, err = ddctl("-C", HAND, "list", "--flags", "px")
+check("flags-filter-bad", rc == 2 and "flag" in err, err)
+rc, out, err = ddctl("-C", HAND, "modules", "virtio*")
+check("modules-filter", rc == 0 and [x.split()[0] for x in out.splitlines()[1:]] ==
+      ["virtio", "virtio_net"], out + err)
+rc, out, err = ddctl("-C", HAND, "modules", "--enabled", "virtio-net", "main")
+check("modules-enabled", rc == 0 and [x.split()[0] for x in out.splitlines()[1:]] ==
+      ["virtio_net"], out + err)
 
 tap.finish()
