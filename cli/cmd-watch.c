@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ddctl watch: apply the configuration to each module as it is loaded.
- * Module-load uevents come from a NETLINK_KOBJECT_UEVENT socket (libmnl);
- * each new module gets the configuration restricted to it, as one set.
+ * Module-load uevents come from the library's uevent listener, which
+ * accepts only the kernel's messages; each new module gets the
+ * configuration restricted to it, as one set. When uevents were lost
+ * (the socket overflowed), every loaded module gets it again.
  */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <libmnl/libmnl.h>
-#include <linux/netlink.h>
-
 #include "ddctl-cli.h"
-
-#define UEVENT_GROUP_KERNEL 1
 
 static void apply_to_module(struct cli *cli, struct ddctl_queryset *config,
 			    const char *module)
@@ -46,13 +43,64 @@ static void say_waiting(struct cli *cli, struct ddctl_queryset *config)
 			  CLI_NO_CONTROL);
 }
 
+/* Uevents were lost: the configuration again for every loaded module. */
+static void apply_to_loaded(struct cli *cli, struct ddctl_queryset *config)
+{
+	struct ddctl_queryset *set = NULL;
+	int r;
+
+	cli_error(cli, "uevents were lost (receive buffer overflow): applying the configuration to every loaded module\n");
+	r = ddctl_queryset_new_for_loaded(config, &set);
+	if (r < 0) {
+		cli_error(cli, "cannot list the loaded modules: %s\n", strerror(-r));
+		return;
+	}
+	if (cli->verbose)
+		printf("loaded modules: %zu quer%s\n", ddctl_queryset_get_count(set),
+		       ddctl_queryset_get_count(set) == 1 ? "y" : "ies");
+	if (ddctl_queryset_get_count(set))
+		cli_commit_set(cli, set, NULL);
+	fflush(stdout);
+	ddctl_queryset_unref(set);
+}
+
+/* One uevent; false when the watcher cannot go on. */
+static bool handle_uevent(struct cli *cli, struct ddctl_uevent_listener *l,
+			  struct ddctl_queryset *config)
+{
+	char module[256];
+	int r = ddctl_uevent_listener_read(l, module, sizeof(module));
+
+	switch (r) {
+	case 1:
+		apply_to_module(cli, config, module);
+		return true;
+	case 0:
+	case -EINTR:
+		return true;
+	case -EPERM:
+		cli_error(cli, "ignored a uevent not sent by the kernel\n");
+		return true;
+	case -EMSGSIZE:
+		cli_error(cli, "ignored a uevent longer than the kernel sends (truncated)\n");
+		return true;
+	case -EINVAL:
+	case -ENAMETOOLONG:
+		cli_error(cli, "ignored a module-load uevent without a valid module name\n");
+		return true;
+	case -ENOBUFS:
+		apply_to_loaded(cli, config);
+		return true;
+	}
+	cli_error(cli, "reading uevents: %s\n", strerror(-r));
+	return false;
+}
+
 int cmd_watch(struct cli *cli, int argc, char **argv)
 {
 	struct ddctl_queryset *config = NULL;
-	char buf[8192], module[256];
-	struct mnl_socket *nl;
-	ssize_t n;
-	int st;
+	struct ddctl_uevent_listener *l = NULL;
+	int st, r;
 
 	if (argc > 0) {
 		cli_error(cli, "watch takes no arguments\n");
@@ -61,24 +109,17 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	st = cli_load_config(cli, &config);
 	if (st)
 		return st;
-	nl = mnl_socket_open(NETLINK_KOBJECT_UEVENT);
-	if (!nl || mnl_socket_bind(nl, UEVENT_GROUP_KERNEL, MNL_SOCKET_AUTOPID) < 0) {
-		cli_error(cli, "cannot listen for uevents: %s\n", strerror(errno));
-		if (nl)
-			mnl_socket_close(nl);
+	r = ddctl_uevent_listener_new(cli->ctx, &l);
+	if (r < 0) {
+		cli_error(cli, "cannot listen for uevents: %s\n", strerror(-r));
 		ddctl_queryset_unref(config);
 		return EXIT_REFUSED;
 	}
 	if (cli->verbose)
 		say_waiting(cli, config);
-	while ((n = mnl_socket_recvfrom(nl, buf, sizeof(buf))) >= 0 || errno == EINTR ||
-	       errno == ENOBUFS) {
-		if (n > 0 && ddctl_uevent_get_module(buf, (size_t)n, module,
-						     sizeof(module)) == 1)
-			apply_to_module(cli, config, module);
-	}
-	cli_error(cli, "reading uevents: %s\n", strerror(errno));
-	mnl_socket_close(nl);
+	while (handle_uevent(cli, l, config))
+		;
+	ddctl_uevent_listener_free(l);
 	ddctl_queryset_unref(config);
 	return EXIT_REFUSED;
 }

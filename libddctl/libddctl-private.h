@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <syslog.h>
+#include <sys/types.h>
 
 #include <ddctl/ddctl.h>
 
@@ -189,6 +190,12 @@ int nl_event_parse(const struct nlmsghdr *nlh, struct ddctl_event *ev);
 int nl_dump(struct ddctl_ctx *ctx, const char *filter, char **text);
 const char *nl_extack_msg(const struct nlmsghdr *nlh);
 bool ctx_use_netlink(struct ddctl_ctx *ctx);
+
+/* uevent.c: a listener on @fd reading through @recv (NULL: recvmsg(2)) */
+struct msghdr;
+typedef ssize_t (*uevent_recvmsg_fn)(int fd, struct msghdr *msg, int flags);
+int uevent_listener_new_fd(struct ddctl_ctx *ctx, int fd, uevent_recvmsg_fn recv,
+			   struct ddctl_uevent_listener **out);
 
 /* backend-procfs.c */
 int procfs_open(struct ddctl_ctx *ctx, const char *path);

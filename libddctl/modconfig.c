@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The configuration of modules loaded later: a set restricted to one
- * module (for module-load uevents), the uevents themselves, and the
- * queries written as dyndbg= modprobe options.
+ * module (for module-load uevents, see uevent.c) and the queries written
+ * as dyndbg= modprobe options.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -67,30 +67,37 @@ DDCTL_EXPORT int ddctl_queryset_new_for_module(struct ddctl_queryset *set,
 	return 0;
 }
 
-DDCTL_EXPORT int ddctl_uevent_get_module(const char *buf, size_t len,
-					 char *module, size_t size)
-{
-	const char *p, *end = buf + len, *name = NULL;
-	bool add = false, subsys = false;
-	size_t n;
+struct for_loaded {
+	struct ddctl_queryset *set, *out;
+};
 
-	for (p = buf; p < end; p += strnlen(p, (size_t)(end - p)) + 1) {
-		n = strnlen(p, (size_t)(end - p));
-		if (n == 10 && !memcmp(p, "ACTION=add", 10))
-			add = true;
-		else if (n == 16 && !memcmp(p, "SUBSYSTEM=module", 16))
-			subsys = true;
-		else if (n > 16 && !memcmp(p, "DEVPATH=/module/", 16))
-			name = p + 16;
+static int append_for_module(const char *module, void *data)
+{
+	struct for_loaded *fl = data;
+	struct ddctl_queryset *one = NULL;
+	size_t i;
+	int r = ddctl_queryset_new_for_module(fl->set, module, &one);
+
+	for (i = 0; !r && i < one->count; i++)
+		r = ddctl_queryset_parse(fl->out, one->queries[i].canonical, 0);
+	ddctl_queryset_unref(one);
+	return r;
+}
+
+DDCTL_EXPORT int ddctl_queryset_new_for_loaded(struct ddctl_queryset *set,
+					       struct ddctl_queryset **out)
+{
+	struct for_loaded fl = { set, NULL };
+	int r = ddctl_queryset_new(set->ctx, &fl.out);
+
+	if (!r)
+		r = ddctl_module_foreach_loaded(set->ctx, append_for_module, &fl);
+	if (r < 0) {
+		ddctl_queryset_unref(fl.out);
+		return r;
 	}
-	if (!add || !subsys || !name || strchr(name, '/'))
-		return 0;
-	n = strnlen(name, (size_t)(end - name));
-	if (n >= size)
-		return -ENAMETOOLONG;
-	memcpy(module, name, n);
-	module[n] = '\0';
-	return 1;
+	*out = fl.out;
+	return 0;
 }
 
 /* Queries that name exactly one module, as "options M dyndbg=..." lines. */

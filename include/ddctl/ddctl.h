@@ -578,18 +578,76 @@ int ddctl_queryset_new_for_module(struct ddctl_queryset *set,
 				  struct ddctl_queryset **out);
 
 /**
+ * ddctl_queryset_new_for_loaded() - the part of @set that applies to every
+ * module loaded now
+ * @set: query set, e.g. the configuration
+ * @out: out: ddctl_queryset_new_for_module() of each module libkmod lists
+ *       as loaded (/proc/modules), one after the other, as one set
+ *
+ * What a module-load watcher applies when it may have missed uevents
+ * (ddctl_uevent_listener_read() returned -ENOBUFS): every loaded module
+ * gets the configuration again; built-in code is left alone.
+ *
+ * Return: 0, -ENOMEM or libkmod's error reading the loaded modules.
+ */
+int ddctl_queryset_new_for_loaded(struct ddctl_queryset *set,
+				  struct ddctl_queryset **out);
+
+/**
  * ddctl_uevent_get_module() - the module a module-load uevent announces
  * @buf: a kernel uevent as read from a NETLINK_KOBJECT_UEVENT socket:
- *       "add@/module/NAME" then NUL-separated KEY=VALUE strings
- * @len: its length in bytes
+ *       "add@/module/NAME" then NUL-separated KEY=VALUE strings; the last
+ *       one may end with the buffer instead of a NUL
+ * @len: its length in bytes; nothing past it is read
  * @module: out: the module name
  * @size: size of @module
  *
  * Return: 1 for ACTION=add SUBSYSTEM=module DEVPATH=/module/NAME, 0 for any
- * other event, -ENAMETOOLONG.
+ * other event, -EINVAL when NAME is not a module name (1 to 55 of
+ * [A-Za-z0-9_-]: no wildcard, space or query syntax), -ENAMETOOLONG when
+ * it does not fit in @module.
  */
 int ddctl_uevent_get_module(const char *buf, size_t len, char *module,
 			    size_t size);
+
+struct ddctl_uevent_listener;
+
+/**
+ * ddctl_uevent_listener_new() - listen for the kernel's uevents
+ * @ctx: context
+ * @listener: out: a NETLINK_KOBJECT_UEVENT socket bound to the kernel's
+ *            group, with a 1 MiB receive buffer where permitted
+ *
+ * Return: 0 or the negative errno of socket(2) or bind(2).
+ */
+int ddctl_uevent_listener_new(struct ddctl_ctx *ctx,
+			      struct ddctl_uevent_listener **listener);
+
+/** ddctl_uevent_listener_free() - close the socket. NULL is accepted. */
+void ddctl_uevent_listener_free(struct ddctl_uevent_listener *listener);
+
+/** ddctl_uevent_listener_get_fd() - a file descriptor to poll. */
+int ddctl_uevent_listener_get_fd(const struct ddctl_uevent_listener *listener);
+
+/**
+ * ddctl_uevent_listener_read() - read one uevent (blocks if none)
+ * @listener: listener
+ * @module: out: the module a module-load uevent announces
+ * @size: size of @module
+ *
+ * Only messages the kernel sent (sender port 0) are parsed, with
+ * ddctl_uevent_get_module(). Every refused message is consumed, so the
+ * caller reports it and reads on.
+ *
+ * Return: 1 with @module set; 0 for any other uevent; -EPERM for a message
+ * another process sent (dropped); -EMSGSIZE for a message longer than the
+ * 8 KiB buffer (dropped); -EINVAL or -ENAMETOOLONG as
+ * ddctl_uevent_get_module(); -ENOBUFS when the socket overflowed and
+ * uevents were lost (see ddctl_queryset_new_for_loaded()); -EINTR or
+ * another negative errno of recvmsg(2).
+ */
+int ddctl_uevent_listener_read(struct ddctl_uevent_listener *listener,
+			       char *module, size_t size);
 
 /**
  * ddctl_config_write_modprobe() - write @set as modprobe options
