@@ -4,9 +4,12 @@
 #   1. unit, cli, shell and vm suites on a normal build (build/),
 #   2. unit, cli and shell suites again under ASan+UBSan (build-asan/),
 #   3. the libFuzzer targets for a bounded number of runs (build-fuzz/),
-#   4. the parse benchmark (numbers only, never a pass/fail),
+#   4. the Debian packages: dpkg-buildpackage from a clean export of HEAD,
+#      lintian, the packaged ddctl and libddctl-dev at work (tests/pkg/check-deb.sh),
+#   5. the parse benchmark (numbers only, never a pass/fail),
 # then prints the totals over everything as "N passed, N failed".
 # DDCTL_SKIP_VM=1 leaves out the QEMU suite (for quick local runs);
+# DDCTL_SKIP_PKG=1 leaves out the Debian packages (and their build tools);
 # DDCTL_VM_DEBUG=1 adds the patched kernel with PROVE_LOCKING (vm-debug).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,10 +72,25 @@ else
 	fuzz_fail=$((fuzz_fail + 1))
 fi
 
+echo "== Debian packages: build, lintian, install (tests/pkg/check-deb.sh; logs in build-deb/)"
+pkg_pass=0
+pkg_fail=0
+if [ "${DDCTL_SKIP_PKG:-0}" = 1 ]; then
+	echo "skipped (DDCTL_SKIP_PKG=1)"
+else
+	pkg_tap=$(mktemp)
+	tests/pkg/check-deb.sh | tee "$pkg_tap"
+	pkg_rc=${PIPESTATUS[0]}
+	pkg_pass=$(grep -c '^ok ' "$pkg_tap")
+	pkg_fail=$(grep -c '^not ok ' "$pkg_tap")
+	[ "$pkg_rc" = 0 ] || [ "$pkg_fail" -gt 0 ] || pkg_fail=1
+	rm -f "$pkg_tap"
+fi
+
 echo "== benchmark: parse+filter a 100k-site control file (numbers, not a test)"
 build/tests/bench-parse 100000 || true
 
-python3 - "$fuzz_pass" "$fuzz_fail" "${logs[@]}" <<'PY'
+python3 - "$((fuzz_pass + pkg_pass))" "$((fuzz_fail + pkg_fail))" "${logs[@]}" <<'PY'
 import json, re, sys
 passed, failed = int(sys.argv[1]), int(sys.argv[2])
 skipped = 0
