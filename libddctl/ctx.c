@@ -203,11 +203,13 @@ DDCTL_EXPORT int ddctl_get_features(struct ddctl_ctx *ctx,
 		ctx->features = 0;
 		if (ctx_control_is_kernel(ctx)) {
 			ctx->features |= DDCTL_FEATURE_CONTROL;
-			if (procfs_probe_negation(ctx, path) == 1)
-				ctx->features |= DDCTL_FEATURE_NEGATION;
+			/* the family says so: no probe in the kernel log */
 			if (ctx_nl_present(ctx))
 				ctx->features |= DDCTL_FEATURE_NETLINK |
-						 DDCTL_FEATURE_TRANSACTIONS;
+						 DDCTL_FEATURE_TRANSACTIONS |
+						 DDCTL_FEATURE_NEGATION;
+			else if (features_probe_negation(ctx, path) == 1)
+				ctx->features |= DDCTL_FEATURE_NEGATION;
 		}
 		ctx->features_known = true;
 	}

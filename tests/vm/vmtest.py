@@ -38,6 +38,7 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "sh-begin-commit", "sh-undo", "sh-error-line",
                "cfg-apply-config", "cfg-save-restore", "cfg-watch",
                "cfg-persist-modprobe",
+               "ux-no-probe-noise", "ux-negated-set-applied",
                "nl-info", "nl-dump-equals-control", "nl-atomic-bad-query",
                "nl-net-zero", "nl-dryrun-equals-prediction",
                "nl-apply-verified", "nl-eperm", "nl-monitor", "nl-concurrency"]

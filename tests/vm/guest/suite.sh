@@ -169,5 +169,8 @@ fi
 # ---- sh, cfg: the shell and persistent settings (settings.sh) ---------
 . /ddctl-tests/settings.sh
 
+# ---- ux: nothing in the kernel log the user did not cause (ux.sh) ------
+. /ddctl-tests/ux.sh
+
 # ---- n: the dyndbg netlink family (kernel series part 2) ---------------
 . /ddctl-tests/netlink.sh

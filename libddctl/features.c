@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Kernel features without noise in the kernel log. A kernel with the dyndbg
+ * netlink family (kernel-patches/ part 2) has negation and transactions: no
+ * write needed. Elsewhere negation is found by writing a probe the kernel
+ * refuses (and logs) when it lacks negation: done at most once per boot,
+ * the answer kept in RUN_DIR/features keyed by the boot id.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libddctl-private.h"
+
+#define RUN_DIR "/run/ddctl"
+#define BOOT_ID "/proc/sys/kernel/random/boot_id"
+
+static const char *run_dir(void)
+{
+	const char *dir = secure_getenv("DDCTL_RUN_DIR");
+
+	return dir && *dir ? dir : RUN_DIR;
+}
+
+static int read_boot_id(char *buf, size_t size)
+{
+	FILE *f = fopen(BOOT_ID, "re");
+	bool ok = f && fgets(buf, (int)size, f);
+
+	if (f)
+		fclose(f);
+	if (!ok)
+		return -ENOENT;
+	buf[strcspn(buf, "\n")] = '\0';
+	return *buf ? 0 : -ENOENT;
+}
+
+/* 1 or 0 as cached in @dir for boot @boot; -ENOENT when not cached. */
+int features_cache_read(const char *dir, const char *boot)
+{
+	char path[4096], id[64] = "";
+	int negation = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/features", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -ENOENT;
+	if (fscanf(f, "%63s negation=%d", id, &negation) != 2)
+		negation = -1;
+	fclose(f);
+	return strcmp(id, boot) || negation < 0 || negation > 1 ? -ENOENT : negation;
+}
+
+/* Keep @negation for boot @boot in @dir; quietly nothing when not root. */
+int features_cache_write(const char *dir, const char *boot, int negation)
+{
+	char path[4096], tmp[4200];
+	int fd, r = 0;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/features", dir);
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (dprintf(fd, "%s negation=%d\n", boot, negation) < 0 ||
+	    fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+		r = -errno;
+	close(fd);
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
+/* Does the kernel behind @path parse negated match-specs? 1 or 0. */
+int features_probe_negation(struct ddctl_ctx *ctx, const char *path)
+{
+	char boot[64];
+	bool have_boot = read_boot_id(boot, sizeof(boot)) == 0;
+	int r;
+
+	if (have_boot) {
+		r = features_cache_read(run_dir(), boot);
+		if (r >= 0) {
+			dbg(ctx, "negation %s (cached for this boot)\n", r ? "yes" : "no");
+			return r;
+		}
+	}
+	if (access(path, W_OK) < 0)
+		return 0; /* cannot write, cannot probe; cache nothing */
+	r = procfs_probe_negation(ctx, path);
+	if (have_boot && features_cache_write(run_dir(), boot, r) < 0)
+		dbg(ctx, "cannot cache the kernel's features in %s\n", run_dir());
+	return r;
+}

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ddctl adds nothing to the kernel log that the user's queries did not cause
+# (issue 13 item 1): info, a shell start and a negated set, run twice.
+# Sourced by suite.sh; also runs alone (run-vm.py --script ux).
+. /ddctl-tests/lib.sh
+
+UXTESTS="ux-no-probe-noise ux-negated-set-applied"
+if ! has_ddctl; then
+	for t in $UXTESTS; do skip $t "ddctl not in the initramfs"; done
+else
+	[ -d /run ] || mkdir /run
+	grep -q ' /run ' /proc/mounts || mount -t tmpfs tmpfs /run
+	grep -q '^virtio_net ' /proc/modules || load_std
+	noise() { dmesg | grep -c 'unknown keyword\|query parse failed'; }
+	reset_all
+	n0=$(noise)
+	for i in 1 2; do
+		ddctl info > $OUT/ux-info-$i.txt 2>&1
+		echo quit | ddctl shell > /dev/null 2>&1
+		ddctl info -j > /dev/null 2>&1
+		ddctl set '!module virtio_net +p' > $OUT/ux-set-$i.txt 2>&1
+		ddctl set '!module virtio_net -p' >> $OUT/ux-set-$i.txt 2>&1
+	done
+	n1=$(noise)
+	# at most one probe per boot: 2 lines (unknown keyword, query parse failed)
+	# on a stock kernel, none where the netlink family says what it supports
+	allowed=2
+	ddctl info -j 2>/dev/null | grep -q '"netlink":true' && allowed=0
+	check ux-no-probe-noise "$((n1 - n0)) kernel log lines from ddctl's probes (allowed $allowed): $(dmesg | grep 'unknown keyword\|query parse failed' | tail -n 4 | tr '\n' '|')" \
+		[ $((n1 - n0)) -le $allowed ]
+	ddctl set '!module virtio_net +p' > /dev/null 2>&1
+	on=$(control | awk '!/\[virtio_net\]/ && $3 ~ /p/' | wc -l)
+	total=$(control | grep -vc '\[virtio_net\]')
+	classed=$(control | grep -v '\[virtio_net\]' | grep -Ec "$CLASS_RE")
+	check ux-negated-set-applied "$on of $total sites outside virtio_net have p ($classed class sites)" \
+		[ $on -gt 0 -a $on -ge $((total - classed)) ]
+	reset_all
+fi
