@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <libmnl/libmnl.h>
@@ -45,32 +44,46 @@ int nl_open(struct ddctl_ctx *ctx, struct mnl_socket **out)
 	return 0;
 }
 
-static struct nlmsghdr *nl_request(char *buf, uint16_t type, uint16_t flags,
-				   uint8_t cmd, uint32_t seq)
+/*
+ * A request in @buf (@size bytes, all zeroed: libmnl leaves attribute
+ * padding as it was), with the context's next sequence number.
+ */
+struct nlmsghdr *nl_request(struct ddctl_ctx *ctx, char *buf, size_t size,
+			    uint16_t type, uint16_t flags, uint8_t cmd)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
 
+	memset(buf, 0, size);
+	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = seq;
+	nlh->nlmsg_seq = ++ctx->nl_seq;
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
 	g->cmd = cmd;
 	g->version = DYNDBG_GENL_VERSION;
 	return nlh;
 }
 
-/* The extended ack's message of an NLMSG_ERROR, or NULL. */
+/*
+ * The extended ack's message of an NLMSG_ERROR whose nlmsg_len fits the
+ * buffer, or NULL.
+ */
 const char *nl_extack_msg(const struct nlmsghdr *nlh)
 {
 	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *attr;
 	size_t off = sizeof(*nlh) + sizeof(*e);
 
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || nlh->nlmsg_len < off)
 		return NULL;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - sizeof(e->msg);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+		/* the request is echoed: its header says how long it is */
+		if (e->msg.nlmsg_len < sizeof(e->msg) ||
+		    e->msg.nlmsg_len > nlh->nlmsg_len)
+			return NULL;
+		off = NLMSG_ALIGN(off + e->msg.nlmsg_len - sizeof(e->msg));
+	}
 	if (off > nlh->nlmsg_len)
 		return NULL;
 	mnl_attr_for_each_payload((const void *)((const char *)nlh + off),
@@ -82,69 +95,130 @@ const char *nl_extack_msg(const struct nlmsghdr *nlh)
 	return NULL;
 }
 
-typedef int (*nl_msg_cb)(const struct nlmsghdr *nlh, void *data);
+/*
+ * Receive one datagram into *@buf, (re)allocated to hold it whole: its
+ * length is peeked first (MSG_PEEK|MSG_TRUNC); *@size is the buffer's
+ * size (the first allocation's when *@buf is NULL), its length in *@len.
+ */
+int nl_recv(struct mnl_socket *nl, char **buf, size_t *size, size_t *len)
+{
+	ssize_t n = recv(mnl_socket_get_fd(nl), NULL, 0, MSG_PEEK | MSG_TRUNC);
+
+	if (n < 0)
+		return -errno;
+	if (!*buf || (size_t)n > *size) {
+		size_t want = (size_t)n > *size ? (size_t)n : *size;
+		char *b = realloc(*buf, want);
+
+		if (!b)
+			return -ENOMEM;
+		*buf = b;
+		*size = want;
+	}
+	n = mnl_socket_recvfrom(nl, *buf, *size);
+	if (n < 0)
+		return -errno;
+	*len = (size_t)n;
+	return 0;
+}
 
 /*
- * Send @nlh and read replies until the ack (or NLMSG_DONE for a dump),
- * calling @cb for each data message. On a kernel error its extended-ack
- * message is copied to @errmsg (malloc'd) when given.
+ * Each netlink message of a received datagram to @fn, stopping at @fn's
+ * non-zero return. Lengths are checked as unsigned numbers against what
+ * was received: a message that does not fit is -EBADMSG.
  */
+static int nl_walk(const void *buf, size_t len,
+		   int (*fn)(const struct nlmsghdr *m, void *data), void *data)
+{
+	const char *p = buf;
+	int r = 0;
+
+	while (len > 0 && r == 0) {
+		const struct nlmsghdr *m = (const struct nlmsghdr *)p;
+		size_t step;
+
+		if (len < sizeof(*m) || m->nlmsg_len < sizeof(*m) || m->nlmsg_len > len)
+			return -EBADMSG;
+		r = fn(m, data);
+		step = NLMSG_ALIGN((size_t)m->nlmsg_len);
+		if (step >= len)
+			break;
+		p += step;
+		len -= step;
+	}
+	return r;
+}
+
+/* NLMSG_ERROR: 0 (an ack), the kernel's negative errno, or -EBADMSG/-EPROTO. */
+static int nl_error_parse(const struct nlmsghdr *m, char **errmsg)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(m);
+	const char *msg;
+
+	if (m->nlmsg_len < sizeof(*m) + sizeof(*e))
+		return -EBADMSG;
+	if (e->error > 0)
+		return -EPROTO;
+	msg = nl_extack_msg(m);
+	if (e->error && msg && errmsg)
+		*errmsg = strdup(msg);
+	return e->error;
+}
+
+static int reply_msg(const struct nlmsghdr *m, void *data)
+{
+	struct nl_reply *st = data;
+
+	if (!mnl_nlmsg_portid_ok(m, st->portid) || !mnl_nlmsg_seq_ok(m, st->seq))
+		return 0;
+	if (m->nlmsg_type == NLMSG_DONE) {
+		st->done = true;
+		return 1;
+	}
+	if (m->nlmsg_type == NLMSG_ERROR) {
+		st->done = true;
+		return nl_error_parse(m, st->errmsg) ?: 1;
+	}
+	return st->cb ? st->cb(m, st->data) : 0;
+}
+
+/*
+ * One received datagram of replies to @st's request: each data message to
+ * @st->cb; NLMSG_DONE or NLMSG_ERROR end it (st->done). On a kernel error
+ * its extended-ack message is copied to *@st->errmsg (malloc'd) when given.
+ */
+int nl_reply_parse(const void *buf, size_t size, struct nl_reply *st)
+{
+	int r = nl_walk(buf, size, reply_msg, st);
+
+	return r > 0 ? 0 : r;
+}
+
+/* Send @nlh and read replies until the ack (or NLMSG_DONE for a dump). */
 static int nl_talk(struct mnl_socket *nl, struct nlmsghdr *nlh, nl_msg_cb cb,
 		   void *data, char **errmsg)
 {
-	size_t bufsz = 32768;
-	char *buf = malloc(bufsz);
-	uint32_t seq = nlh->nlmsg_seq, portid = mnl_socket_get_portid(nl);
+	struct nl_reply st = { .portid = mnl_socket_get_portid(nl),
+			       .seq = nlh->nlmsg_seq, .cb = cb, .data = data,
+			       .errmsg = errmsg };
+	size_t size = 32768, len = 0;
+	char *buf = NULL;
 	int r = 0;
-	bool done = false;
 
-	if (!buf)
-		return -ENOMEM;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		r = -errno;
-		goto out;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	while (!st.done && r == 0) {
+		r = nl_recv(nl, &buf, &size, &len);
+		if (r == 0)
+			r = nl_reply_parse(buf, len, &st);
 	}
-	while (!done && r == 0) {
-		ssize_t n = mnl_socket_recvfrom(nl, buf, bufsz);
-		const struct nlmsghdr *m = (const struct nlmsghdr *)buf;
-		int len = (int)n;
-
-		if (n < 0) {
-			r = -errno;
-			break;
-		}
-		for (; mnl_nlmsg_ok(m, len) && !done && r == 0;
-		     m = mnl_nlmsg_next(m, &len)) {
-			if (!mnl_nlmsg_portid_ok(m, portid) || !mnl_nlmsg_seq_ok(m, seq))
-				continue;
-			if (m->nlmsg_type == NLMSG_DONE) {
-				done = true;
-			} else if (m->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = mnl_nlmsg_get_payload(m);
-				const char *msg = nl_extack_msg(m);
-
-				r = e->error;
-				if (r && msg && errmsg)
-					*errmsg = strdup(msg);
-				done = true;
-			} else if (cb) {
-				r = cb(m, data);
-			}
-		}
-	}
-out:
 	free(buf);
 	return r;
 }
 
-struct family {
-	uint16_t id;
-	uint32_t notify_group;
-};
-
 static int family_attr_cb(const struct nlattr *attr, void *data)
 {
-	struct family *f = data;
+	struct nl_family *f = data;
 	const struct nlattr *grp, *a;
 
 	switch (mnl_attr_get_type(attr)) {
@@ -153,14 +227,20 @@ static int family_attr_cb(const struct nlattr *attr, void *data)
 			f->id = mnl_attr_get_u16(attr);
 		break;
 	case CTRL_ATTR_MCAST_GROUPS:
+		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0)
+			break;
 		mnl_attr_for_each_nested(grp, attr) {
 			const char *name = NULL;
 			uint32_t id = 0;
 
+			if (mnl_attr_validate(grp, MNL_TYPE_NESTED) < 0)
+				continue;
 			mnl_attr_for_each_nested(a, grp) {
-				if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME)
+				if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
+				    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
 					name = mnl_attr_get_str(a);
-				else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID)
+				else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
+					 mnl_attr_validate(a, MNL_TYPE_U32) == 0)
 					id = mnl_attr_get_u32(a);
 			}
 			if (name && !strcmp(name, DYNDBG_MCGRP_NOTIFY))
@@ -171,24 +251,32 @@ static int family_attr_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
-static int family_cb(const struct nlmsghdr *nlh, void *data)
+int nl_family_parse(const struct nlmsghdr *nlh, void *data)
 {
 	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr_cb, data);
 	return 0;
 }
 
-static int nl_resolve(struct mnl_socket *nl, struct family *f)
+/* The request for the "dyndbg" family's id and groups. */
+struct nlmsghdr *nl_build_getfamily(struct ddctl_ctx *ctx, char *buf, size_t size)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	int r;
+	struct nlmsghdr *nlh = nl_request(ctx, buf, size, GENL_ID_CTRL, NLM_F_ACK,
+					  CTRL_CMD_GETFAMILY);
 
-	nlh = nl_request(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY,
-			 (uint32_t)time(NULL));
 	((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, DYNDBG_GENL_NAME);
+	return nlh;
+}
+
+static int nl_resolve(struct ddctl_ctx *ctx, struct mnl_socket *nl,
+		      struct nl_family *f)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = nl_build_getfamily(ctx, buf, sizeof(buf));
+	int r;
+
 	memset(f, 0, sizeof(*f));
-	r = nl_talk(nl, nlh, family_cb, f, NULL);
+	r = nl_talk(nl, nlh, nl_family_parse, f, NULL);
 	if (r == 0 && !f->id)
 		r = -ENOENT;
 	return r;
@@ -200,7 +288,7 @@ static int nl_resolve(struct mnl_socket *nl, struct family *f)
  * only when the caller needs the multicast group too.
  */
 static int nl_connect(struct ddctl_ctx *ctx, bool need_group,
-		      struct mnl_socket **nl, struct family *f)
+		      struct mnl_socket **nl, struct nl_family *f)
 {
 	int r = nl_open(ctx, nl);
 
@@ -213,7 +301,7 @@ static int nl_connect(struct ddctl_ctx *ctx, bool need_group,
 		f->id = (uint16_t)ctx->nl_family;
 		return 0;
 	}
-	r = nl_resolve(*nl, f);
+	r = nl_resolve(ctx, *nl, f);
 	if (r < 0) {
 		mnl_socket_close(*nl);
 		*nl = NULL;
@@ -226,7 +314,7 @@ static int nl_connect(struct ddctl_ctx *ctx, bool need_group,
 int nl_probe(struct ddctl_ctx *ctx)
 {
 	struct mnl_socket *nl;
-	struct family f;
+	struct nl_family f;
 	int r = nl_connect(ctx, true, &nl, &f);
 
 	if (r == 0)
@@ -254,6 +342,8 @@ static int exec_attr_cb(const struct nlattr *attr, void *data)
 
 	switch (mnl_attr_get_type(attr)) {
 	case DYNDBG_A_QUERY_RESULT:
+		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0)
+			return MNL_CB_ERROR;
 		mnl_attr_parse_nested(attr, result_cb, v);
 		if (v[DYNDBG_A_QUERY_RESULT_INDEX] >= 1 &&
 		    v[DYNDBG_A_QUERY_RESULT_INDEX] <= res->nqueries) {
@@ -288,7 +378,7 @@ int nl_exec(struct ddctl_ctx *ctx, const char *queries, bool dry_run,
 	size_t len = strlen(queries) + 1;
 	struct mnl_socket *nl = NULL;
 	struct nlmsghdr *nlh;
-	struct family f;
+	struct nl_family f;
 	char *buf;
 	int r;
 
@@ -299,8 +389,8 @@ int nl_exec(struct ddctl_ctx *ctx, const char *queries, bool dry_run,
 		return -ENOMEM;
 	r = nl_connect(ctx, false, &nl, &f);
 	if (!r) {
-		nlh = nl_request(buf, f.id, NLM_F_ACK, DYNDBG_CMD_EXEC,
-				 (uint32_t)time(NULL));
+		nlh = nl_request(ctx, buf, len + 1024, f.id, NLM_F_ACK,
+				 DYNDBG_CMD_EXEC);
 		mnl_attr_put_strz(nlh, DYNDBG_A_QUERIES, queries);
 		if (dry_run)
 			mnl_attr_put(nlh, DYNDBG_A_DRY_RUN, 0, NULL);
@@ -314,13 +404,21 @@ int nl_exec(struct ddctl_ctx *ctx, const char *queries, bool dry_run,
 
 /* ---- GET: the callsites, written out in the control-file format ---- */
 
+/* Each known site attribute, of its type: strings with their NUL. */
 static int site_attr_cb(const struct nlattr *attr, void *data)
 {
 	const struct nlattr **tb = data;
 	int t = mnl_attr_get_type(attr);
+	enum mnl_attr_data_type type = MNL_TYPE_NUL_STRING;
 
-	if (t > 0 && t <= DYNDBG_A_SITE_CLASS_ID)
-		tb[t] = attr;
+	if (t <= 0 || t > DYNDBG_A_SITE_CLASS_ID)
+		return MNL_CB_OK;
+	if (t == DYNDBG_A_SITE_LINE || t == DYNDBG_A_SITE_FLAGS ||
+	    t == DYNDBG_A_SITE_CLASS_ID)
+		type = MNL_TYPE_U32;
+	if (mnl_attr_validate(attr, type) < 0)
+		return MNL_CB_ERROR;
+	tb[t] = attr;
 	return MNL_CB_OK;
 }
 
@@ -346,7 +444,9 @@ static int site_nest_cb(const struct nlattr *attr, void *data)
 
 	if (mnl_attr_get_type(attr) != DYNDBG_A_SITE)
 		return MNL_CB_OK;
-	mnl_attr_parse_nested(attr, site_attr_cb, tb);
+	if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0 ||
+	    mnl_attr_parse_nested(attr, site_attr_cb, tb) != MNL_CB_OK)
+		return MNL_CB_ERROR;
 	if (!tb[DYNDBG_A_SITE_MODULE] || !tb[DYNDBG_A_SITE_FILE] ||
 	    !tb[DYNDBG_A_SITE_FUNCTION] || !tb[DYNDBG_A_SITE_LINE] ||
 	    !tb[DYNDBG_A_SITE_FORMAT] || !tb[DYNDBG_A_SITE_FLAGS])
@@ -378,13 +478,13 @@ int nl_dump(struct ddctl_ctx *ctx, const char *filter, char **text)
 	struct strbuf sb = { 0 };
 	struct mnl_socket *nl = NULL;
 	struct nlmsghdr *nlh;
-	struct family f;
+	struct nl_family f;
 	int r;
 
 	r = nl_connect(ctx, false, &nl, &f);
 	if (!r) {
-		nlh = nl_request(buf, f.id, NLM_F_DUMP, DYNDBG_CMD_GET,
-				 (uint32_t)time(NULL));
+		nlh = nl_request(ctx, buf, sizeof(buf), f.id, NLM_F_DUMP,
+				 DYNDBG_CMD_GET);
 		if (filter)
 			mnl_attr_put_strz(nlh, DYNDBG_A_QUERIES, filter);
 		strbuf_adds(&sb, "# filename:lineno [module]function flags format\n");
@@ -405,6 +505,8 @@ int nl_dump(struct ddctl_ctx *ctx, const char *filter, char **text)
 struct ddctl_monitor {
 	struct ddctl_ctx *ctx;
 	struct mnl_socket *nl;
+	char *buf;
+	size_t size;
 };
 
 static int ntf_attr_cb(const struct nlattr *attr, void *data)
@@ -441,30 +543,38 @@ int nl_event_parse(const struct nlmsghdr *nlh, struct ddctl_event *ev)
 		       -EBADMSG : 0;
 }
 
-DDCTL_EXPORT int ddctl_monitor_new(struct ddctl_ctx *ctx,
-				   struct ddctl_monitor **out)
+int nl_monitor_new_socket(struct ddctl_ctx *ctx, struct mnl_socket *nl,
+			  struct ddctl_monitor **out)
 {
 	struct ddctl_monitor *m = calloc(1, sizeof(*m));
-	struct family f;
-	int r;
 
 	if (!m)
 		return -ENOMEM;
-	r = nl_connect(ctx, true, &m->nl, &f);
-	if (!r && !f.notify_group)
-		r = -ENOENT;
-	if (!r && mnl_socket_setsockopt(m->nl, NETLINK_ADD_MEMBERSHIP,
-					&f.notify_group, sizeof(f.notify_group)) < 0)
-		r = -errno;
-	if (r < 0) {
-		if (m->nl)
-			mnl_socket_close(m->nl);
-		free(m);
-		return r;
-	}
 	m->ctx = ddctl_ref(ctx);
+	m->nl = nl;
+	m->size = MNL_SOCKET_BUFFER_SIZE;
 	*out = m;
 	return 0;
+}
+
+DDCTL_EXPORT int ddctl_monitor_new(struct ddctl_ctx *ctx,
+				   struct ddctl_monitor **out)
+{
+	struct mnl_socket *nl = NULL;
+	struct nl_family f;
+	int r;
+
+	r = nl_connect(ctx, true, &nl, &f);
+	if (!r && !f.notify_group)
+		r = -ENOENT;
+	if (!r && mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP,
+					&f.notify_group, sizeof(f.notify_group)) < 0)
+		r = -errno;
+	if (!r)
+		r = nl_monitor_new_socket(ctx, nl, out);
+	if (r < 0 && nl)
+		mnl_socket_close(nl);
+	return r;
 }
 
 DDCTL_EXPORT void ddctl_monitor_free(struct ddctl_monitor *m)
@@ -473,6 +583,7 @@ DDCTL_EXPORT void ddctl_monitor_free(struct ddctl_monitor *m)
 		return;
 	mnl_socket_close(m->nl);
 	ddctl_unref(m->ctx);
+	free(m->buf);
 	free(m);
 }
 
@@ -481,21 +592,27 @@ DDCTL_EXPORT int ddctl_monitor_get_fd(const struct ddctl_monitor *m)
 	return mnl_socket_get_fd(m->nl);
 }
 
+struct monitor_call {
+	int (*fn)(const struct ddctl_event *ev, void *data);
+	void *data;
+};
+
+static int monitor_msg(const struct nlmsghdr *m, void *data)
+{
+	struct monitor_call *c = data;
+	struct ddctl_event ev;
+
+	return nl_event_parse(m, &ev) == 0 ? c->fn(&ev, c->data) : 0;
+}
+
 DDCTL_EXPORT int ddctl_monitor_read(struct ddctl_monitor *m,
 				    int (*fn)(const struct ddctl_event *ev,
 					      void *data),
 				    void *data)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
-	struct ddctl_event ev;
-	ssize_t n = mnl_socket_recvfrom(m->nl, buf, sizeof(buf));
-	int len = (int)n, r = 0;
+	struct monitor_call c = { fn, data };
+	size_t n;
+	int r = nl_recv(m->nl, &m->buf, &m->size, &n);
 
-	if (n < 0)
-		return -errno;
-	for (; mnl_nlmsg_ok(nlh, len) && r == 0; nlh = mnl_nlmsg_next(nlh, &len))
-		if (nl_event_parse(nlh, &ev) == 0)
-			r = fn(&ev, data);
-	return r;
+	return r < 0 ? r : nl_walk(m->buf, n, monitor_msg, &c);
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <syslog.h>
 #include <sys/types.h>
 
@@ -32,6 +33,7 @@ struct ddctl_ctx {
 	struct kmod_ctx *kmod;
 	enum ddctl_backend backend; /* as set; AUTO resolves per call */
 	unsigned int nl_family; /* 0: absent */
+	uint32_t nl_seq; /* the last netlink request's sequence number */
 	bool nl_probed;
 	bool control_path_set;
 	char *config_root; /* NULL: $DDCTL_CONFIG_ROOT, else "" */
@@ -189,6 +191,26 @@ int nl_get_parse(const struct nlmsghdr *nlh, void *data);
 int nl_event_parse(const struct nlmsghdr *nlh, struct ddctl_event *ev);
 int nl_dump(struct ddctl_ctx *ctx, const char *filter, char **text);
 const char *nl_extack_msg(const struct nlmsghdr *nlh);
+typedef int (*nl_msg_cb)(const struct nlmsghdr *nlh, void *data);
+struct nl_reply {
+	uint32_t portid, seq;
+	nl_msg_cb cb;
+	void *data;
+	char **errmsg;
+	bool done, intr; /* intr: NLM_F_DUMP_INTR seen */
+};
+int nl_reply_parse(const void *buf, size_t size, struct nl_reply *st);
+int nl_recv(struct mnl_socket *nl, char **buf, size_t *size, size_t *len);
+struct nl_family {
+	uint16_t id;
+	uint32_t notify_group;
+};
+int nl_family_parse(const struct nlmsghdr *nlh, void *data);
+struct nlmsghdr *nl_request(struct ddctl_ctx *ctx, char *buf, size_t size,
+			    uint16_t type, uint16_t flags, uint8_t cmd);
+struct nlmsghdr *nl_build_getfamily(struct ddctl_ctx *ctx, char *buf, size_t size);
+int nl_monitor_new_socket(struct ddctl_ctx *ctx, struct mnl_socket *nl,
+			  struct ddctl_monitor **out);
 bool ctx_use_netlink(struct ddctl_ctx *ctx);
 
 /* uevent.c: a listener on @fd reading through @recv (NULL: recvmsg(2)) */
