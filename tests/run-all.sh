@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs every ddctl test suite from a clean clone:
-#   1. unit, cli, shell and vm suites on a normal build (build/),
+#   1. unit, cli, shell, tools and vm suites on a normal build (build/),
 #   2. unit, cli and shell suites again under ASan+UBSan (build-asan/),
 #   3. the libFuzzer targets for a bounded number of runs (build-fuzz/),
 #   4. the Debian packages: dpkg-buildpackage from a clean export of HEAD,
@@ -19,7 +19,7 @@ cd "$top"
 fuzz_runs=${DDCTL_FUZZ_RUNS:-20000}
 # A kernel patch that does not apply or build is a failure here, not a skip.
 export DDCTL_VM_STRICT=${DDCTL_VM_STRICT:-1}
-suites=(--suite unit --suite cli --suite shell)
+suites=(--suite unit --suite cli --suite shell --suite tools)
 [ "${DDCTL_SKIP_VM:-0}" = 1 ] || suites+=(--suite vm)
 status=0
 logs=()

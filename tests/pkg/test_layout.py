@@ -65,7 +65,9 @@ if unitdir is not None:
           "\n".join(files))
 bashdir = pc_var("bash-completion", "completionsdir")
 if bashdir is not None:
-    files = installed("--prefix=" + pc_var("bash-completion", "prefix"))
+    # the setup above serves when the prefixes agree
+    if unitdir is None or pc_var("bash-completion", "prefix") != pc_var("systemd", "prefix"):
+        files = installed("--prefix=" + pc_var("bash-completion", "prefix"))
     check("default bash completion dir is bash-completion.pc's (%s)" % bashdir,
           bashdir + "/ddctl" in files, "\n".join(files))
 

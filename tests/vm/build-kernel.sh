@@ -116,8 +116,23 @@ if [ -f "$OUT/ok" ]; then
 	exit 0
 fi
 
+# What a build costs, from the last one this cache saw: its time (info) and
+# its objects (build.log), for the estimate up front and the progress line.
+last=$(ls -td "$CACHE"/*/ok 2>/dev/null | head -n1 || true)
+last=${last%/ok}
+last_secs=
+expected=1210   # objects of the stock tinyconfig + fragment build
+if [ -n "$last" ]; then
+	last_secs=$(sed -n 's/^built in \([0-9]*\) s.*/\1/p' "$last/info" | tail -n1)
+	n=$(grep -c '^  CC ' "$last/build.log" 2>/dev/null) && [ "$n" -gt 0 ] && expected=$n
+fi
 t0=$(date +%s)
 log "building $KIND kernel in $OUT (-j$JOBS)"
+if [ -n "$last_secs" ]; then
+	log "this takes about $(( (last_secs + 59) / 60 )) min (the last kernel build here took $last_secs s); once, then it is cached"
+else
+	log "this takes 6-10 min on 2 cores the first time (less with more cores); once, then it is cached"
+fi
 printf '%s\n' "$info" > "$OUT/info"
 
 # Source tree: (re)extract from scratch so a half-applied series never
@@ -178,7 +193,8 @@ done < <(cat "${fragments[@]}")
 [ $bad = 0 ] || die "kconfig fragment not fully applied (missing dependencies?); see above"
 
 log "compiling (log: $OUT/build.log)"
-if ! "${MK[@]}" -j"$JOBS" bzImage modules > "$OUT/build.log" 2>&1; then
+if ! "$HERE/kbuild-progress.sh" "$OUT/build.log" "$expected" "build-kernel.sh: compiling $KIND" -- \
+	"${MK[@]}" -j"$JOBS" bzImage modules; then
 	tail -n 40 "$OUT/build.log" >&2
 	die "kernel build failed; full log in $OUT/build.log"
 fi

@@ -20,8 +20,14 @@ BUILD=${DDCTL_BUILD_DIR:-$REPO/build}
 SMP=${SMP:-4}
 LOGDIR=${LOGDIR:-$BUILD/vm-logs}
 
+KCACHE=${DDCTL_KCACHE:-/var/cache/ddctl/kernels}
+if ! ls "$KCACHE"/*/ok >/dev/null 2>&1; then
+	echo "demo: first run: installs packages, builds ddctl and a Linux 6.12 kernel;"
+	echo "demo: about 10-15 minutes on 2 cores (the kernel build shows its progress)."
+	echo "demo: the kernel is cached in $KCACHE: later runs boot in under a minute."
+fi
 echo "demo: [1/5] dependencies"
-"$REPO/tests/deps.sh"
+"$REPO/tests/deps.sh" build vm
 echo "demo: [2/5] building ddctl in $BUILD"
 if [ ! -f "$BUILD/build.ninja" ]; then
 	meson setup "$BUILD" "$REPO"
