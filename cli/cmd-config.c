@@ -8,8 +8,34 @@
 
 static int print_file(const char *path, void *data)
 {
-	printf("configuration: %s\n", path);
+	FILE *json = data;
+
+	if (!json) {
+		printf("configuration: %s\n", path);
+		return 0;
+	}
+	fputs(ftell(json) > 10 ? "," : "", json);
+	json_string(json, path);
 	return 0;
+}
+
+/* apply-config --json: "files":[...] before the set's members. */
+static char *json_files(struct cli *cli)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fputs("\"files\":[", f);
+	ddctl_config_foreach_file(cli->ctx, print_file, f);
+	fputs("],", f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 int cli_load_config(struct cli *cli, struct ddctl_queryset **set)
@@ -34,6 +60,7 @@ int cli_load_config(struct cli *cli, struct ddctl_queryset **set)
 int cmd_apply_config(struct cli *cli, int argc, char **argv)
 {
 	struct ddctl_queryset *set = NULL;
+	char *head = NULL;
 	int st;
 
 	if (argc > 0) {
@@ -45,7 +72,11 @@ int cmd_apply_config(struct cli *cli, int argc, char **argv)
 		goto out;
 	if ((cli->check || cli->verbose) && !cli->json)
 		ddctl_config_foreach_file(cli->ctx, print_file, NULL);
+	if (cli->json)
+		cli->json_head = head = json_files(cli);
 	st = cli_commit_set(cli, set, NULL);
+	cli->json_head = NULL;
+	free(head);
 out:
 	ddctl_queryset_unref(set);
 	return st;

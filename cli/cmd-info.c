@@ -33,16 +33,23 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 			json_string(stdout, path);
 		else
 			printf("null");
-		printf(",\"kernel_control\":%s,\"negation\":%s,\"transactions\":%s,\"netlink\":%s,\"backend\":\"%s\",\"sites\":%zu}\n",
+		printf(",\"kernel_control\":%s,\"negation\":%s,\"transactions\":%s,\"netlink\":%s,\"backend\":\"%s\",\"sites\":",
 		       features & DDCTL_FEATURE_CONTROL ? "true" : "false",
 		       features & DDCTL_FEATURE_NEGATION ? "true" : "false",
 		       features & DDCTL_FEATURE_TRANSACTIONS ? "true" : "false",
 		       features & DDCTL_FEATURE_NETLINK ? "true" : "false",
-		       cli_backend_name(cli), sites);
+		       cli_backend_name(cli));
+		if (st == EXIT_OK)
+			printf("%zu}\n", sites);
+		else
+			printf("null}\n");
 	} else {
 		printf("control file:  %s%s\n", path ? path : "none",
 		       path && !(features & DDCTL_FEATURE_CONTROL) ? " (not a kernel file)" : "");
-		printf("callsites:     %zu\n", sites);
+		if (st == EXIT_OK)
+			printf("callsites:     %zu\n", sites);
+		else
+			printf("callsites:     unknown\n");
 		printf("negation:      %s\n", features & DDCTL_FEATURE_NEGATION ?
 		       "kernel" : "expanded by ddctl");
 		printf("transactions:  %s\n", features & DDCTL_FEATURE_TRANSACTIONS ?

@@ -6,6 +6,35 @@
 
 #include "ddctl-cli.h"
 
+/* save --json: {"file":PATH|null,"queries":[...]}, the script's queries. */
+static void print_json(const char *path, const char *text)
+{
+	const char *p, *end;
+	bool first = true;
+
+	printf("{\"file\":");
+	if (path)
+		json_string(stdout, path);
+	else
+		printf("null");
+	printf(",\"queries\":[");
+	for (p = text; *p; p = *end ? end + 1 : end) {
+		char *line;
+
+		end = strchrnul(p, '\n');
+		if (end == p || *p == '#')
+			continue;
+		line = strndup(p, (size_t)(end - p));
+		if (!line)
+			continue;
+		printf("%s", first ? "" : ",");
+		json_string(stdout, line);
+		first = false;
+		free(line);
+	}
+	printf("]}\n");
+}
+
 int cmd_save(struct cli *cli, int argc, char **argv)
 {
 	struct ddctl_table *table = NULL;
@@ -28,12 +57,18 @@ int cmd_save(struct cli *cli, int argc, char **argv)
 	}
 	if (argc == 1 && strcmp(argv[0], "-"))
 		f = fopen(argv[0], "we");
-	st = f && fputs(text, f) >= 0 ? EXIT_OK : EXIT_REFUSED;
+	else if (cli->json)
+		f = NULL; /* only the JSON on stdout */
+	st = !f || fputs(text, f) >= 0 ? EXIT_OK : EXIT_REFUSED;
 	if (f && f != stdout && fclose(f))
+		st = EXIT_REFUSED;
+	if (argc == 1 && strcmp(argv[0], "-") && !f)
 		st = EXIT_REFUSED;
 	if (st)
 		cli_error(cli, "cannot write %s: %s\n", argv[0],
 			strerror(errno));
+	else if (cli->json)
+		print_json(argc == 1 && strcmp(argv[0], "-") ? argv[0] : NULL, text);
 	free(text);
 	return st;
 }

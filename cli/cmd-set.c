@@ -6,6 +6,9 @@
 
 #include "ddctl-cli.h"
 
+static void print_json_tail(unsigned int writes, bool expanded, bool verified,
+			    long keys);
+
 /* Per-query counts: the kernel's when it reported them, else predicted. */
 static void query_counts(struct ddctl_txn *txn, size_t i, unsigned int *m,
 			 unsigned int *c)
@@ -18,8 +21,8 @@ static void query_counts(struct ddctl_txn *txn, size_t i, unsigned int *m,
 	*c = ddctl_plan_get_changed(plan, i);
 }
 
-static void print_json(struct ddctl_queryset *set, struct ddctl_txn *txn,
-		       bool check)
+static void print_json(struct cli *cli, struct ddctl_queryset *set,
+		       struct ddctl_txn *txn, bool check)
 {
 	struct ddctl_plan *plan = ddctl_txn_get_plan(txn);
 	char a[DDCTL_FLAGS_BUFSZ], b[DDCTL_FLAGS_BUFSZ];
@@ -27,7 +30,7 @@ static void print_json(struct ddctl_queryset *set, struct ddctl_txn *txn,
 	unsigned int of, nf;
 	size_t i;
 
-	printf("{\"queries\":[");
+	printf("{%s\"queries\":[", cli->json_head ? cli->json_head : "");
 	for (i = 0; i < ddctl_queryset_get_count(set); i++) {
 		unsigned int m, c;
 
@@ -45,14 +48,22 @@ static void print_json(struct ddctl_queryset *set, struct ddctl_txn *txn,
 		       ddctl_flags_format(of, a), ddctl_flags_format(nf, b));
 	}
 	printf("]");
-	if (!check)
-		printf(",\"writes\":%u,\"split\":%s,\"expanded\":%s,\"verified\":%s,\"keys_patched\":%ld",
-		       ddctl_txn_get_write_count(txn),
-		       ddctl_txn_get_write_count(txn) > 1 ? "true" : "false",
-		       ddctl_txn_was_expanded(txn) ? "true" : "false",
-		       ddctl_txn_was_verified(txn) ? "true" : "false",
-		       ddctl_txn_get_keys_patched(txn));
-	printf("}\n");
+	print_json_tail(check ? 0 : ddctl_txn_get_write_count(txn),
+			ddctl_txn_was_expanded(txn), !check && ddctl_txn_was_verified(txn),
+			check ? -1 : ddctl_txn_get_keys_patched(txn));
+}
+
+/* The members after "changes", the same for every set --json. */
+static void print_json_tail(unsigned int writes, bool expanded, bool verified,
+			    long keys)
+{
+	printf(",\"writes\":%u,\"split\":%s,\"expanded\":%s,\"verified\":%s,\"keys_patched\":",
+	       writes, writes > 1 ? "true" : "false", expanded ? "true" : "false",
+	       verified ? "true" : "false");
+	if (keys >= 0)
+		printf("%ld}\n", keys);
+	else
+		printf("null}\n");
 }
 
 static void print_text(struct cli *cli, struct ddctl_queryset *set,
@@ -114,8 +125,11 @@ int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 	int r, st;
 
 	if (ddctl_queryset_get_count(set) == 0) {
-		if (cli->json)
-			printf("{\"queries\":[],\"changes\":[]}\n");
+		if (cli->json) {
+			printf("{%s\"queries\":[],\"changes\":[]",
+			       cli->json_head ? cli->json_head : "");
+			print_json_tail(0, false, false, -1);
+		}
 		else if (cli->check || cli->verbose)
 			printf("nothing to change\n");
 		return EXIT_OK;
@@ -143,7 +157,7 @@ int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 		goto out;
 	}
 	if (cli->json)
-		print_json(set, txn, cli->check);
+		print_json(cli, set, txn, cli->check);
 	else
 		print_text(cli, set, txn);
 	st = r == -EPROTO ? EXIT_REFUSED : EXIT_OK;

@@ -7,25 +7,53 @@
  * (the socket overflowed), every loaded module gets it again.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ddctl-cli.h"
 
+/* watch --json: one line per module, the set's members after "module". */
+static void print_event_head(struct cli *cli, const char *module)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	fputs("\"event\":\"module-loaded\",\"module\":", f);
+	json_string(f, module);
+	fputc(',', f);
+	if (fclose(f) == 0)
+		cli->json_head = buf;
+	else
+		free(buf);
+}
+
 static void apply_to_module(struct cli *cli, struct ddctl_queryset *config,
 			    const char *module)
 {
 	struct ddctl_queryset *set = NULL;
+	int st = EXIT_OK;
 
 	if (ddctl_queryset_new_for_module(config, module, &set) < 0) {
 		cli_error(cli, "%s: out of memory\n", module);
 		return;
 	}
-	if (cli->verbose)
+	if (cli->verbose && !cli->json)
 		printf("module %s loaded: %zu quer%s\n", module,
 		       ddctl_queryset_get_count(set),
 		       ddctl_queryset_get_count(set) == 1 ? "y" : "ies");
-	cli_commit_set(cli, set, NULL);
+	if (cli->json)
+		print_event_head(cli, module);
+	if (ddctl_queryset_get_count(set) || cli->json)
+		st = cli_commit_set(cli, set, NULL);
+	if (cli->json) {
+		free((char *)cli->json_head);
+		cli->json_head = NULL;
+		cli_json_errors(st); /* each event's errors on their own line */
+	}
 	fflush(stdout);
 	ddctl_queryset_unref(set);
 }

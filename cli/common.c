@@ -60,9 +60,79 @@ const char *cli_suggest(const char *word, const char *const *candidates)
 	return buf;
 }
 
+/* With --json (not in the shell) messages wait for cli_json_errors(). */
+static struct {
+	char **msgs;
+	size_t n;
+	int query, column; /* of a query error, 0: none */
+	char *word;
+} pending;
+
+static void collect(const char *format, va_list args)
+{
+	char *msg = NULL, **tmp;
+
+	if (vasprintf(&msg, format, args) < 0)
+		return;
+	msg[strcspn(msg, "\n")] = '\0';
+	tmp = realloc(pending.msgs, (pending.n + 1) * sizeof(*tmp));
+	if (!tmp) {
+		free(msg);
+		return;
+	}
+	pending.msgs = tmp;
+	pending.msgs[pending.n++] = msg;
+}
+
+static void json_int_or_null(FILE *f, int v)
+{
+	if (v > 0)
+		fprintf(f, "%d", v);
+	else
+		fputs("null", f);
+}
+
+/*
+ * The messages collected since the last call as one line on stderr:
+ * {"error":{"status":N,"message":LAST,"messages":[...],"query":I,
+ * "column":C,"word":W}} (the last three null unless a query was wrong).
+ */
+void cli_json_errors(int status)
+{
+	size_t i;
+
+	if (!pending.n)
+		return;
+	fprintf(stderr, "{\"error\":{\"status\":%d,\"message\":", status);
+	json_string(stderr, pending.msgs[pending.n - 1]);
+	fputs(",\"messages\":[", stderr);
+	for (i = 0; i < pending.n; i++) {
+		fputs(i ? "," : "", stderr);
+		json_string(stderr, pending.msgs[i]);
+		free(pending.msgs[i]);
+	}
+	fputs("],\"query\":", stderr);
+	json_int_or_null(stderr, pending.query);
+	fputs(",\"column\":", stderr);
+	json_int_or_null(stderr, pending.column);
+	fputs(",\"word\":", stderr);
+	if (pending.word)
+		json_string(stderr, pending.word);
+	else
+		fputs("null", stderr);
+	fputs("}}\n", stderr);
+	free(pending.msgs);
+	free(pending.word);
+	memset(&pending, 0, sizeof(pending));
+}
+
 /* "ddctl: [line N: ]message": the shell names the script line. */
 void cli_verror(const struct cli *cli, const char *format, va_list args)
 {
+	if (cli->json && !cli->in_shell) {
+		collect(format, args);
+		return;
+	}
 	fprintf(stderr, "ddctl: ");
 	if (cli->line)
 		fprintf(stderr, "line %u: ", cli->line);
@@ -122,7 +192,13 @@ int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
 	if (r == -EINVAL) {
 		static const char *const keywords[] = { "func", "file", "module",
 			"format", "line", "class", NULL };
-		const char *msg = ddctl_queryset_get_error(*set, NULL, NULL, &word);
+		unsigned int index, column;
+		const char *msg = ddctl_queryset_get_error(*set, &index, &column, &word);
+
+		pending.query = (int)index;
+		pending.column = (int)column;
+		free(pending.word);
+		pending.word = strdup(word);
 
 		cli_error(cli, "%s%s\n", msg, strstr(msg, "unknown keyword") ?
 			  cli_suggest(word + (*word == '!'), keywords) : "");

@@ -27,6 +27,7 @@ struct cli {
 	bool in_shell;     /* messages and help for the shell */
 	bool no_pager;
 	const char *output, *sort, *flags; /* list: columns, sort keys, flag filter */
+	const char *json_head; /* set --json: members before "queries" */
 	unsigned int lib_errors; /* errors libddctl has printed */
 };
 
@@ -65,6 +66,7 @@ int cmd_watch(struct cli *cli, int argc, char **argv);
 void cli_verror(const struct cli *cli, const char *format, va_list args);
 void cli_error(const struct cli *cli, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
+void cli_json_errors(int status);
 const char *cli_backend_name(struct cli *cli);
 int cli_errno_status(int r);
 const char *cli_suggest(const char *word, const char *const *candidates);

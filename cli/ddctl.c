@@ -428,6 +428,7 @@ int main(int argc, char **argv)
 	}
 	r = cli_run_command(&cli, argc < 1 ? 1 : argc, argc < 1 ? shell : argv);
 out:
+	cli_json_errors(r);
 	cli_pager_end();
 	ddctl_unref(cli.ctx);
 	return r;

@@ -28,7 +28,9 @@ check = tap.check
 
 rc, out, err = run("--check", "--json", "set", "module virtio_net -p")
 doc = json.loads(out) if rc == 0 else {}
-check("check-json-shape", rc == 0 and list(doc) == ["queries", "changes"] and
+check("check-json-shape", rc == 0 and list(doc) == ["queries", "changes", "writes", "split",
+                                                    "expanded", "verified", "keys_patched"] and
+      doc["writes"] == 0 and doc["keys_patched"] is None and
       doc["queries"] == [{"query": "module virtio_net -p", "matched": 3, "changed": 1}] and
       doc["changes"] == [{"file": "drivers/net/virtio_net.c", "line": 10, "module": "virtio_net",
                           "function": "virtnet_probe", "old": "=pf", "new": "=f"}], out + err)
