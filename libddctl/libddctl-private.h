@@ -165,6 +165,9 @@ static inline bool dd_isspace(unsigned char c)
 int address_sites(struct ddctl_table *table, const bool *selected,
 		  const char *flags_word, struct strbuf *out);
 
+/* restore.c: a copy of @from's sites sharing its strings */
+int table_derive(struct ddctl_table *from, struct ddctl_table **out);
+
 /* diff.c: for each site of @now that differs from @want (by identity) */
 int table_diff(const struct ddctl_table *want, const unsigned int *wflags,
 	       const struct ddctl_table *now,

@@ -75,7 +75,7 @@ DDCTL_EXPORT int ddctl_queryset_new_restore(struct ddctl_ctx *ctx,
 	return 0;
 }
 
-static int table_derive(struct ddctl_table *from, struct ddctl_table **out)
+int table_derive(struct ddctl_table *from, struct ddctl_table **out)
 {
 	struct ddctl_table *t = calloc(1, sizeof(*t));
 

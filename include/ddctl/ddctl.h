@@ -725,6 +725,24 @@ void ddctl_txn_set_flags(struct ddctl_txn *txn, unsigned int flags);
 void ddctl_txn_set_table(struct ddctl_txn *txn, struct ddctl_table *table);
 
 /**
+ * ddctl_txn_set_progress_fn() - follow a set that needs several writes
+ * @txn: transaction
+ * @fn: called before each write of a set the control file takes in more
+ *      than one write, with the writes done and their total, and once
+ *      more when all are done (@done == @total); never for a set in one
+ *      write, nor over netlink (one message). NULL: no calls.
+ * @data: passed to @fn
+ *
+ * On a stock kernel each write patches its sites one by one: a set
+ * touching 30,000 sites takes tens of seconds. The library never prints;
+ * a program shows this as it likes (ddctl: a status line on a terminal).
+ */
+void ddctl_txn_set_progress_fn(struct ddctl_txn *txn,
+			       void (*fn)(void *data, unsigned int done,
+					  unsigned int total),
+			       void *data);
+
+/**
  * ddctl_txn_commit() - validate, predict and apply the set
  * @txn: transaction
  *
@@ -834,6 +852,289 @@ int ddctl_monitor_get_fd(const struct ddctl_monitor *monitor);
 int ddctl_monitor_read(struct ddctl_monitor *monitor,
 		       int (*fn)(const struct ddctl_event *event, void *data),
 		       void *data);
+
+/* ------------------------------------------------------------------ */
+/* The kernel log: /dev/kmsg records and callsite decorations         */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct ddctl_kmsg_record - one record of /dev/kmsg
+ * @level: the log level, 0 (emerg) to 7 (debug); pr_debug() is 7
+ * @facility: 0 for the kernel, other values for messages written to
+ *            /dev/kmsg by user space
+ * @seq: the record's sequence number
+ * @usec: microseconds since boot
+ * @continuation: the record continues the previous one ('c' flag)
+ * @text: the message, NUL-terminated, with the kernel's escapes ("\x0a")
+ *        kept; continuation lines (" SUBSYSTEM=...") are dropped
+ * @len: strlen(@text)
+ */
+struct ddctl_kmsg_record {
+	unsigned int level;
+	unsigned int facility;
+	unsigned long long seq;
+	unsigned long long usec;
+	bool continuation;
+	const char *text;
+	size_t len;
+};
+
+/**
+ * ddctl_kmsg_record_parse() - parse one /dev/kmsg record
+ * @buf: "prio,seq,usec,flags[,more];text\n" followed by continuation
+ *       lines; @buf[@len] must be writable: the text is NUL-terminated in
+ *       place and @rec points into @buf
+ * @len: the record's length
+ * @rec: out: the record
+ *
+ * Return: 0, or -EBADMSG when @buf is not a record.
+ */
+int ddctl_kmsg_record_parse(char *buf, size_t len,
+			    struct ddctl_kmsg_record *rec);
+
+/** DDCTL_KMSG_FIELD_MAX - size of each field of struct ddctl_kmsg_prefix. */
+#define DDCTL_KMSG_FIELD_MAX 128
+
+/**
+ * struct ddctl_kmsg_prefix - the decoration dynamic debug put on a line
+ * @flags: the fields found: DDCTL_FLAG_TID, _MODNAME, _FUNCNAME,
+ *         _SOURCENAME, _LINENO
+ * @tid: the thread id, 0 for "<intr>", -1 without
+ * @module: the module name ("" without)
+ * @function: the function name ("" without)
+ * @file: the source file as the control file prints it ("" without)
+ * @line: the line number (0 without)
+ * @message: the message after the decoration, within the parsed text
+ */
+struct ddctl_kmsg_prefix {
+	unsigned int flags;
+	long tid;
+	char module[DDCTL_KMSG_FIELD_MAX];
+	char function[DDCTL_KMSG_FIELD_MAX];
+	char file[DDCTL_KMSG_FIELD_MAX];
+	unsigned int line;
+	const char *message;
+};
+
+/**
+ * ddctl_kmsg_prefix_parse() - split the decoration off a message
+ * @text: a record's text
+ * @flags: the decoration flags the printing site has (enum ddctl_flag):
+ *         the kernel prints "[tid] " (or "<intr> ") for t, then
+ *         "module:", "function:", "file:", "line:" for m, f, s, l, then a
+ *         space (Linux 6.12 __dynamic_emit_prefix()); with t the thread
+ *         id is taken when present
+ * @prefix: out: the fields and the message
+ *
+ * Return: 0, or -ENOMSG when @text does not start with that decoration
+ * (a line from another source, or a prefix the kernel cut at 128 bytes).
+ */
+int ddctl_kmsg_prefix_parse(const char *text, unsigned int flags,
+			    struct ddctl_kmsg_prefix *prefix);
+
+struct ddctl_kmsg_index;
+
+/**
+ * ddctl_kmsg_index_new() - an index of @table's sites by decoration
+ * @table: the sites lines are attributed to
+ * @index: out: the index; it holds a reference on @table
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ddctl_kmsg_index_new(struct ddctl_table *table,
+			 struct ddctl_kmsg_index **index);
+
+/** ddctl_kmsg_index_free() - free @index. NULL is accepted. */
+void ddctl_kmsg_index_free(struct ddctl_kmsg_index *index);
+
+/**
+ * ddctl_kmsg_index_find() - the site a decorated line came from
+ * @index: index
+ * @prefix: a parsed decoration; the fields it has must all agree
+ * @site: out: the index in the table of the first site that fits
+ *
+ * With module, function, source file and line the site is exact. When
+ * several callsites share that source line (macros), the message is
+ * matched against their formats (a conversion stands for any text) and
+ * the first that fits is taken.
+ *
+ * Return: the number of sites that fit (1 when exact), or -ENOENT.
+ */
+int ddctl_kmsg_index_find(const struct ddctl_kmsg_index *index,
+			  const struct ddctl_kmsg_prefix *prefix, size_t *site);
+
+/**
+ * enum ddctl_kmsg_flags - where reading the kernel log starts
+ * @DDCTL_KMSG_SINCE_BOOT: at the oldest record the kernel still has,
+ *                         instead of the next one written
+ */
+enum ddctl_kmsg_flags {
+	DDCTL_KMSG_SINCE_BOOT = 1 << 0,
+};
+
+struct ddctl_kmsg;
+
+/**
+ * ddctl_kmsg_new() - open the kernel log
+ * @ctx: context
+ * @path: NULL for /dev/kmsg, or a stand-in in the same format (a file is
+ *        read from its start, a FIFO as it comes; their end ends the log)
+ * @flags: enum ddctl_kmsg_flags
+ * @kmsg: out: the reader; its file descriptor is non-blocking
+ *
+ * Return: 0 or the negative errno of open(2) or lseek(2).
+ */
+int ddctl_kmsg_new(struct ddctl_ctx *ctx, const char *path, unsigned int flags,
+		   struct ddctl_kmsg **kmsg);
+
+/** ddctl_kmsg_free() - close the reader. NULL is accepted. */
+void ddctl_kmsg_free(struct ddctl_kmsg *kmsg);
+
+/** ddctl_kmsg_get_fd() - a file descriptor to poll for readability. */
+int ddctl_kmsg_get_fd(const struct ddctl_kmsg *kmsg);
+
+/**
+ * ddctl_kmsg_read() - the next record
+ * @kmsg: reader
+ * @rec: out: the record; valid until the next call
+ *
+ * Return: 1 with @rec set; 0 when no record is pending (poll the fd);
+ * -EPIPE when records were overwritten before they were read (the next
+ * call goes on with the oldest one left); -EBADMSG for a line that is not
+ * a record (skipped); -ENODATA at the end of a stand-in; another negative
+ * errno of read(2).
+ */
+int ddctl_kmsg_read(struct ddctl_kmsg *kmsg, struct ddctl_kmsg_record *rec);
+
+/* ------------------------------------------------------------------ */
+/* Scoped sessions: ddctl follow, ddctl run                           */
+/* ------------------------------------------------------------------ */
+
+struct ddctl_session;
+
+/**
+ * ddctl_session_new() - plan a session that applies @set while it runs
+ * @set: the user's queries
+ * @now: the current state
+ * @decoration: flags (m, f, s, l, t of enum ddctl_flag) added to every
+ *              site @set selects and leaves printing, so that each line
+ *              it prints can be attributed (ddctl_kmsg_prefix_parse())
+ * @session: out: the session; nothing is written yet
+ *
+ * The session's set (ddctl_session_get_set()) is @set followed by the
+ * decoration queries, to be committed as one transaction; the state it
+ * gives is recorded as the "during" script and the way back to @now as
+ * the "restore" script, both naming only the sites that change.
+ *
+ * Return: 0, -EINVAL for a match-only set, -ENOMEM, -ENOTRECOVERABLE
+ * when a site cannot be named by a query.
+ */
+int ddctl_session_new(struct ddctl_queryset *set, struct ddctl_table *now,
+		      unsigned int decoration, struct ddctl_session **session);
+
+/** ddctl_session_free() - free @session (its record stays). NULL is accepted. */
+void ddctl_session_free(struct ddctl_session *session);
+
+/** ddctl_session_get_set() - the set to commit; NULL for a record read back. */
+struct ddctl_queryset *ddctl_session_get_set(const struct ddctl_session *session);
+
+/**
+ * ddctl_session_get_sites() - the followed sites: those the set leaves
+ * printing, with the flags it gives them; NULL for a record read back
+ */
+struct ddctl_table *ddctl_session_get_sites(const struct ddctl_session *session);
+
+/** ddctl_session_get_change_count() - sites the session changes. */
+size_t ddctl_session_get_change_count(const struct ddctl_session *session);
+
+/**
+ * ddctl_session_save() - write the session record
+ * @session: session
+ * @command: the command line, for `ddctl sessions`
+ *
+ * The record, /run/ddctl/sessions/PID-STARTTIME.session below the config
+ * root (ddctl_set_config_root()), holds the pid and start time of the
+ * calling process, @command, and the "during" and "restore" scripts. It
+ * is written to a temporary file, fsync'd and renamed into place: call
+ * this before committing the set.
+ *
+ * Return: 0 or a negative errno (the log says which file).
+ */
+int ddctl_session_save(struct ddctl_session *session, const char *command);
+
+/** ddctl_session_remove() - delete the record (after restoring). Return: 0 or -errno. */
+int ddctl_session_remove(struct ddctl_session *session);
+
+/**
+ * ddctl_session_get_restore() - the set that ends the session
+ * @session: a session, or a record ddctl_session_foreach() read
+ * @now: the current state
+ * @set: out: `=flags` queries that give every site the session changed
+ *       its flags from before the session, except sites whose flags
+ *       differ from the "during" state: another writer changed those and
+ *       they are left alone (an empty set when nothing is to be done)
+ * @skipped: out, may be NULL: the number of sites left alone
+ *
+ * Return: 0, -EINVAL for a record whose scripts do not parse (the log
+ * says why), -ENOMEM, -ENOTRECOVERABLE.
+ */
+int ddctl_session_get_restore(struct ddctl_session *session,
+			      struct ddctl_table *now,
+			      struct ddctl_queryset **set, size_t *skipped);
+
+/**
+ * ddctl_session_foreach() - every session record, in name order
+ * @ctx: context
+ * @fn: called with each record; the record lives until @fn returns; a
+ *      non-zero return stops the walk
+ * @data: passed to @fn
+ *
+ * A file that is not a session record is reported through the log and
+ * skipped.
+ *
+ * Return: 0, @fn's non-zero value, or a negative errno.
+ */
+int ddctl_session_foreach(struct ddctl_ctx *ctx,
+			  int (*fn)(struct ddctl_session *session, void *data),
+			  void *data);
+
+/** ddctl_session_get_pid() - the process of the session, -1 before saving. */
+long ddctl_session_get_pid(const struct ddctl_session *session);
+/** ddctl_session_get_start() - when it started, seconds since the epoch. */
+long long ddctl_session_get_start(const struct ddctl_session *session);
+/** ddctl_session_get_command() - its command line ("" when unknown). */
+const char *ddctl_session_get_command(const struct ddctl_session *session);
+/** ddctl_session_get_path() - the record's path, NULL when not saved. */
+const char *ddctl_session_get_path(const struct ddctl_session *session);
+/** ddctl_session_get_restore_script() - the "restore" script as text. */
+const char *ddctl_session_get_restore_script(const struct ddctl_session *session);
+
+/**
+ * ddctl_session_is_running() - whether the session's process still runs
+ * (the same process: its pid and its start time since boot agree)
+ */
+bool ddctl_session_is_running(const struct ddctl_session *session);
+
+/**
+ * ddctl_boot_state_save() - keep @table as the boot snapshot
+ * @table: the state the kernel booted with (before ddctl.d is applied)
+ *
+ * Writes /run/ddctl/boot.conf below the config root, as
+ * ddctl_table_save() gives it, atomically, unless it exists.
+ *
+ * Return: 0, -EEXIST when a snapshot exists (it is kept), or a negative
+ * errno.
+ */
+int ddctl_boot_state_save(struct ddctl_table *table);
+
+/**
+ * ddctl_boot_state_load() - the boot snapshot's text
+ * @ctx: context
+ * @text: out: a newly allocated script; free() it
+ *
+ * Return: 0, -ENOENT without a snapshot, or a negative errno.
+ */
+int ddctl_boot_state_load(struct ddctl_ctx *ctx, char **text);
 
 /* ------------------------------------------------------------------ */
 /* Module names (libkmod)                                             */
