@@ -107,7 +107,7 @@ static void print_text(struct cli *cli, struct ddctl_queryset *set,
 			       ddctl_txn_get_keys_patched(txn),
 			       ddctl_txn_get_keys_patched(txn) == 1 ? "" : "s");
 	}
-	if (ddctl_txn_get_write_count(txn) > 1)
+	if (ddctl_txn_get_write_count(txn) > 1 && !cli->quiet)
 		cli_error(cli, "the set was longer than the kernel accepts in one write: split into %u writes\n",
 			ddctl_txn_get_write_count(txn));
 }
@@ -139,6 +139,7 @@ int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 		ddctl_txn_set_table(txn, table);
 	if (r == 0) {
 		ddctl_txn_set_flags(txn, cli->check ? DDCTL_TXN_CHECK : 0);
+		cli_progress_attach(cli, txn);
 		r = ddctl_txn_commit(txn);
 	}
 	if (r < 0 && r != -EPROTO) {

@@ -25,7 +25,7 @@ struct cli {
 	unsigned int line; /* shell: the script line being run, for messages */
 	struct ddctl_table *table; /* shell: the current state; NULL: read it */
 	bool in_shell;     /* messages and help for the shell */
-	bool no_pager;
+	bool no_pager, quiet;
 	const char *output, *sort, *flags; /* list: columns, sort keys, flag filter */
 	const char *json_head; /* set --json: members before "queries" */
 	unsigned int lib_errors; /* errors libddctl has printed */
@@ -97,6 +97,9 @@ struct cli_table {
 int cli_table_add(struct cli_table *t, char **cells);
 void cli_table_print(const struct cli_table *t, FILE *f, unsigned int width);
 void cli_table_free(struct cli_table *t);
+
+/* progress.c */
+void cli_progress_attach(struct cli *cli, struct ddctl_txn *txn);
 
 /* pager.c */
 unsigned int cli_output_width(void);

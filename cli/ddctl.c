@@ -39,6 +39,7 @@ static const struct opt opts[] = {
 	{ { "file", required_argument, NULL, 'f' }, 'f', false, "FILE", "read queries from FILE ('-' is stdin) and apply them as one set" },
 	{ { "json", no_argument, NULL, 'j' }, 'j', true, NULL, "print JSON" },
 	{ { "verbose", no_argument, NULL, 'v' }, 'v', true, NULL, "per-query matched/changed counts" },
+	{ { "quiet", no_argument, NULL, 'q' }, 'q', true, NULL, "no status line and no notes, only errors" },
 	{ { "enabled", no_argument, NULL, 'e' }, 'e', true, NULL, "list, modules: only sites with the p flag" },
 	{ { "persistent", no_argument, NULL, 'P' }, 'P', true, NULL, "list: the dyndbg= modprobe options that will apply" },
 	{ { "flags", required_argument, NULL, 'F' }, 0, true, "FLAGS", "list: only sites with all these flags ('_': none)" },
@@ -305,6 +306,7 @@ static int parse_options(struct cli *cli, int argc, char **argv,
 		case 'f': cli->file = optarg; break;
 		case 'j': cli->json = true; break;
 		case 'v': cli->verbose = true; break;
+		case 'q': cli->quiet = true; break;
 		case 'e': cli->enabled = true; break;
 		case 'X': cli->expand = true; break;
 		case 'B':

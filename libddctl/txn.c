@@ -27,7 +27,18 @@ struct ddctl_txn {
 	bool kreported;
 	long keys_patched;
 	char *kmsg;
+	void (*progress_fn)(void *data, unsigned int done, unsigned int total);
+	void *progress_data;
 };
+
+DDCTL_EXPORT void ddctl_txn_set_progress_fn(struct ddctl_txn *txn,
+					    void (*fn)(void *data, unsigned int done,
+						       unsigned int total),
+					    void *data)
+{
+	txn->progress_fn = fn;
+	txn->progress_data = data;
+}
 
 DDCTL_EXPORT int ddctl_txn_new(struct ddctl_ctx *ctx,
 			       struct ddctl_queryset *set,
@@ -158,32 +169,48 @@ static int txn_restore(struct ddctl_txn *txn, int fd)
 	return r;
 }
 
-/* Write @text in as few writes as the kernel's limit allows. */
+/* The end of the write that starts at @p: whole queries, within the limit. */
+static const char *chunk_end(const char *p)
+{
+	const char *end = p, *nl;
+
+	while ((nl = strchr(end, '\n')) && (size_t)(nl + 1 - p) <= DD_WRITE_MAX)
+		end = nl + 1;
+	return end == p ? p + strlen(p) : end;
+}
+
+/*
+ * Write @text in as few writes as the kernel's limit allows. With @count
+ * (the set itself) a split set reports each write to the progress hook.
+ */
 static int write_text(struct ddctl_txn *txn, int fd, const char *text,
 		      bool count)
 {
-	const char *p = text, *end, *nl;
+	const char *p, *end;
+	unsigned int total = 0, done = 0;
 	size_t len;
 	int r;
 
-	while (*p) {
-		end = p;
-		while ((nl = strchr(end, '\n')) && (size_t)(nl + 1 - p) <= DD_WRITE_MAX)
-			end = nl + 1;
-		if (end == p)
-			end = p + strlen(p);
+	for (p = text; count && txn->progress_fn && *p; p = chunk_end(p))
+		total++;
+	for (p = text; *p; p = end) {
+		end = chunk_end(p);
 		len = (size_t)(end - p);
 		if (len > DD_WRITE_MAX) {
 			err(txn->ctx, "a single query is longer than the kernel accepts\n");
 			return -E2BIG;
 		}
+		if (total > 1)
+			txn->progress_fn(txn->progress_data, done, total);
 		r = procfs_write(txn->ctx, fd, p, len);
 		if (r < 0)
 			return r;
 		if (count)
 			txn->writes++;
-		p = end;
+		done++;
 	}
+	if (total > 1)
+		txn->progress_fn(txn->progress_data, done, total);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 import fcntl
 import os
 import pty
+import re
 import select
 import shutil
 import struct
@@ -28,7 +29,7 @@ def ddctl(*args, stdin=None, env=None, user=None):
                "--clear-groups", *cmd]
     e = dict(os.environ)
     e.update(env or {})
-    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=e)
+    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, errors="replace", env=e)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -216,5 +217,35 @@ check("modules-filter", rc == 0 and [x.split()[0] for x in out.splitlines()[1:]]
 rc, out, err = ddctl("-C", HAND, "modules", "--enabled", "virtio-net", "main")
 check("modules-enabled", rc == 0 and [x.split()[0] for x in out.splitlines()[1:]] ==
       ["virtio_net"], out + err)
+
+# ---- item 11: a status line while a split set is written ----
+with tempfile.TemporaryDirectory() as d:
+    ctl = os.path.join(d, "control")
+    qf = os.path.join(d, "queries")
+    with open(ctl, "w") as f, open(qf, "w") as g:
+        f.write("# filename:lineno [module]function flags format\n")
+        for i in range(1, 2001):
+            f.write('big.c:%d [big]f%d =_ "m%d\\n"\n' % (i, i, i))
+            g.write("file big.c line %d +p\n" % i)
+    orig = open(ctl).read()
+
+    def fresh():
+        with open(ctl, "w") as f:
+            f.write(orig)
+    fresh()
+    rc, out = on_tty("-C", ctl, "-f", qf)
+    check("status-line-on-tty", rc == 0 and re.search(r"ddctl: write 2 of \d+", out) and
+          "\r\x1b[K" in out, repr(out[-300:]))
+    fresh()
+    rc, out = on_tty("-C", ctl, "-q", "-f", qf)
+    check("status-line-quiet", rc == 0 and " of " not in out, repr(out[-300:]))
+    fresh()
+    rc, out = on_tty("-C", ctl, "--json", "-f", qf)
+    check("status-line-not-with-json", rc == 0 and "\x1b[K" not in out and " of " not in out,
+          repr(out[-300:]))
+    fresh()
+    rc, out, err = ddctl("-C", ctl, "-f", qf)
+    check("status-line-not-piped", rc == 0 and "\x1b" not in out + err and " of " not in out + err,
+          out + err)
 
 tap.finish()
