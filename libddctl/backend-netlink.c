@@ -171,6 +171,9 @@ static int reply_msg(const struct nlmsghdr *m, void *data)
 
 	if (!mnl_nlmsg_portid_ok(m, st->portid) || !mnl_nlmsg_seq_ok(m, st->seq))
 		return 0;
+	/* a dump that a module load/unload cut: not a whole view */
+	if (m->nlmsg_flags & NLM_F_DUMP_INTR)
+		st->intr = true;
 	if (m->nlmsg_type == NLMSG_DONE) {
 		st->done = true;
 		return 1;
@@ -212,6 +215,8 @@ static int nl_talk(struct mnl_socket *nl, struct nlmsghdr *nlh, nl_msg_cb cb,
 		if (r == 0)
 			r = nl_reply_parse(buf, len, &st);
 	}
+	if (!r && st.intr)
+		r = -EINTR;
 	free(buf);
 	return r;
 }

@@ -297,7 +297,12 @@ DDCTL_EXPORT int ddctl_table_read(struct ddctl_ctx *ctx,
 	int r;
 
 	if (ctx->backend == DDCTL_BACKEND_NETLINK) {
-		r = nl_dump(ctx, NULL, &buf);
+		/* -EINTR: a module came or went during the dump; dump again */
+		for (int tries = 0; tries < 5; tries++) {
+			r = nl_dump(ctx, NULL, &buf);
+			if (r != -EINTR)
+				break;
+		}
 		if (r < 0) {
 			err(ctx, "cannot dump callsites over netlink: %s\n",
 			    r == -ENOENT ? "the kernel has no dyndbg netlink family" :

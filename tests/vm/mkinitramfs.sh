@@ -40,6 +40,7 @@ if ldd "$BB" >/dev/null 2>&1; then
 fi
 
 R=$(mktemp -d /tmp/ddctl-initramfs.XXXXXX)
+chmod 755 "$R" # the initramfs root: unprivileged guest users must reach /bin
 trap 'rm -rf "$R"' EXIT
 mkdir -p "$R"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out,etc,root,lib/modules/ddctl,ddctl-tests/qsets}
 cp "$BB" "$R/bin/busybox"
@@ -72,6 +73,7 @@ if [ -x "$DDCTL" ]; then
 	# the raw netlink client of the kernel-side tests (same libraries)
 	nlx=$(dirname "$DDCTL")/../tests/vm/nlexec
 	[ -x "$nlx" ] && cp "$nlx" "$R/bin/nlexec"
+	[ -x "${nlx%/*}/nldump" ] && cp "${nlx%/*}/nldump" "$R/bin/nldump"
 	echo "mkinitramfs.sh: included $DDCTL" >&2
 else
 	echo "mkinitramfs.sh: note: $DDCTL does not exist; initramfs without ddctl" >&2

@@ -41,7 +41,9 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "ux-no-probe-noise", "ux-negated-set-applied",
                "nl-info", "nl-dump-equals-control", "nl-atomic-bad-query",
                "nl-net-zero", "nl-dryrun-equals-prediction",
-               "nl-apply-verified", "nl-eperm", "nl-monitor", "nl-concurrency"]
+               "nl-apply-verified", "nl-eperm", "nl-monitor", "nl-concurrency",
+               "k-dump-filter-module", "k-dump-filter-negated",
+               "k-dump-consistent"]
 # a built-in file of the tinyconfig+fragment kernel with pr_debug sites
 BOOTFILE = os.environ.get("DDCTL_BOOTFILE", "drivers/virtio/virtio_ring.c")
 

@@ -8,6 +8,7 @@
 #   sh cfg-*             the shell, ddctl.d, save/restore, watch, persist
 #                        (settings.sh)
 #   n  nl-*              the dyndbg generic netlink family (netlink.sh)
+#   k  k-*               kernel series v2: the review's defects (kernel.sh)
 # (e, no Oops/WARNING/BUG in the log, is checked on the host.)
 # Environment from the kernel command line: DDCTL_NCPU, DDCTL_KIND
 # (stock|patched), DDCTL_BOOTFILE (file given to dyndbg= at boot).
@@ -174,3 +175,6 @@ fi
 
 # ---- n: the dyndbg netlink family (kernel series part 2) ---------------
 . /ddctl-tests/netlink.sh
+
+# ---- k: kernel series v2, the review's defects (kernel.sh) -------------
+. /ddctl-tests/kernel.sh

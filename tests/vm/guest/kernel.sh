@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Kernel series v2 (issue 9): the review's defects, guest side. Sourced by
+# suite.sh last. Skipped on kernels without the dyndbg netlink family.
+#   k-dump-filter-module   a dump filtered by one large module ends, once per site
+#   k-dump-filter-negated  a dump filtered by !module virtio* ends, right sites
+#   k-dump-consistent      dumps while a module loads and unloads: complete or NLM_F_DUMP_INTR
+KTESTS="k-dump-filter-module k-dump-filter-negated k-dump-consistent"
+# standalone (run-vm.py --script kernel): the helpers and the usual modules
+if [ -z "$CONTROL" ]; then
+	. /ddctl-tests/lib.sh
+	load_std
+fi
+
+if ! has_ddctl || ! command -v nldump >/dev/null 2>&1; then
+	for t in $KTESTS; do skip $t "ddctl or nldump not in the initramfs"; done
+elif ! ddctl info -j 2>/dev/null | grep -q '"netlink":true'; then
+	for t in $KTESTS; do
+		if [ "$DDCTL_NETLINK" = 1 ]; then
+			notok $t "the kernel should have the dyndbg netlink family"
+		else
+			skip $t "kernel without the dyndbg netlink family"
+		fi
+	done
+else
+	grep -q '^nobody:' /etc/passwd 2>/dev/null || echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
+	grep -q '^nogroup:' /etc/group 2>/dev/null || echo 'nogroup:x:65534:' >> /etc/group
+	asnobody() { su -s /bin/sh nobody -c "LD_LIBRARY_PATH=/usr/lib $*"; }
+	load ddctl_sites_20000 || note "insmod ddctl_sites_20000 failed"
+
+	# a filter that rejects the tables before a large one: v1 re-walked
+	# the large table forever (the table cursor never moved past them)
+	# (a match-spec without "class" selects only sites without a class)
+	want=$(control | grep -Ev "$CLASS_RE" | awk 'index($2, "[ddctl_sites_20000]") == 1' | wc -l)
+	asnobody "timeout 60 nldump 'module ddctl_sites_20000'" > /tmp/k-dump 2> $OUT/k-dump.err
+	rc=$?
+	tail -n +2 /tmp/k-dump > /tmp/k-dump.sites
+	got=$(wc -l < /tmp/k-dump.sites)
+	uniq=$(sort -u /tmp/k-dump.sites | wc -l)
+	other=$(grep -vc '\[ddctl_sites_20000\]' /tmp/k-dump.sites)
+	check k-dump-filter-module "rc=$rc (124: did not end in 60 s), $got sites, $uniq unique, $other of other modules, want $want: $(head -c 200 $OUT/k-dump.err)" \
+		[ $rc = 0 -a "$got" = "$want" -a "$uniq" = "$want" -a "$other" = 0 -a "$want" -gt 19000 ]
+
+	want=$(control | grep -Ev "$CLASS_RE" | awk '{ m = $2; sub(/^\[/, "", m); sub(/\].*/, "", m); if (m !~ /^virtio/) n++ } END { print n + 0 }')
+	asnobody "timeout 60 nldump '!module virtio*'" > /tmp/k-dump 2> $OUT/k-dump-neg.err
+	rc=$?
+	tail -n +2 /tmp/k-dump > /tmp/k-dump.sites
+	got=$(wc -l < /tmp/k-dump.sites)
+	uniq=$(sort -u /tmp/k-dump.sites | wc -l)
+	bad=$(grep -c '\[virtio' /tmp/k-dump.sites)
+	check k-dump-filter-negated "rc=$rc, $got sites, $uniq unique, $bad of virtio* modules, want $want: $(head -c 200 $OUT/k-dump-neg.err)" \
+		[ $rc = 0 -a "$got" = "$want" -a "$uniq" = "$want" -a "$bad" = 0 ]
+
+	# dumps while a module is unloaded and loaded again and again: each
+	# dump is whole (every other site once, all or none of the cycling
+	# module) or reported interrupted (NLM_F_DUMP_INTR: EINTR), never a
+	# silent gap or a repeat
+	load ddctl_sites_256 || note "insmod ddctl_sites_256 failed"
+	control > /tmp/k-ctl
+	full=$(grep -c '\[ddctl_sites_256\]' /tmp/k-ctl)
+	nother=$(grep -vc '\[ddctl_sites_256\]' /tmp/k-ctl)
+	dupbase=$(( $(wc -l < /tmp/k-ctl) - $(sort -u /tmp/k-ctl | wc -l) ))
+	touch /tmp/k-cycle
+	( while [ -f /tmp/k-cycle ]; do rmmod ddctl_sites_256; insmod $MODDIR/ddctl_sites_256.ko; done ) > /dev/null 2>&1 &
+	lpid=$!
+	bad=0; intr=0; whole=0; n=0; why=
+	while [ $n -lt 20 ]; do
+		n=$((n + 1))
+		nldump > /tmp/k-c 2> /tmp/k-c.err
+		if [ $? != 0 ]; then
+			if grep -q 'Interrupted system call' /tmp/k-c.err; then
+				intr=$((intr + 1))
+			else
+				bad=$((bad + 1)); why="$why; $(head -c 100 /tmp/k-c.err)"
+			fi
+			continue
+		fi
+		tail -n +2 /tmp/k-c > /tmp/k-c.s
+		dup=$(( $(wc -l < /tmp/k-c.s) - $(sort -u /tmp/k-c.s | wc -l) ))
+		c=$(grep -c '\[ddctl_sites_256\]' /tmp/k-c.s)
+		o=$(grep -vc '\[ddctl_sites_256\]' /tmp/k-c.s)
+		if [ $dup = $dupbase ] && [ $c = 0 -o $c = $full ] && [ $o = $nother ]; then
+			whole=$((whole + 1))
+		else
+			bad=$((bad + 1)); why="$why; dump $n: $c of $full cycling sites, $o of $nother others, $dup repeats"
+		fi
+	done
+	rm -f /tmp/k-cycle
+	wait $lpid
+	load ddctl_sites_256
+	note "k-dump-consistent: $n dumps: $whole whole, $intr interrupted (NLM_F_DUMP_INTR), $bad bad"
+	check k-dump-consistent "$bad of $n dumps neither whole nor interrupted$why" \
+		[ $bad = 0 -a $n -gt 0 ]
+fi
