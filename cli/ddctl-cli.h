@@ -44,6 +44,7 @@ int cmd_modules(struct cli *cli, int argc, char **argv);
 int cmd_info(struct cli *cli, int argc, char **argv);
 int cmd_monitor(struct cli *cli, int argc, char **argv);
 int cmd_shell(struct cli *cli, int argc, char **argv);
+int cmd_complete(struct cli *cli, int argc, char **argv);
 
 /* ddctl.c: the command table, for the shell. */
 const struct cli_cmd *cli_get_command(size_t idx);

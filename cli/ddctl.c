@@ -24,6 +24,7 @@ static const struct cli_cmd commands[] = {
 	{ "watch", cmd_watch, "", "apply the configuration to each module as it loads" },
 	{ "monitor", cmd_monitor, "", "print the kernel's change notifications as they happen (netlink)" },
 	{ "help", cmd_help, "[COMMAND]", "this help, or a command's" },
+	{ "__complete", cmd_complete, "WORD...", "candidates for the last word (shell completions)" },
 };
 
 struct opt {
@@ -82,8 +83,9 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: ddctl [OPTIONS] COMMAND [ARGS]\n"
 		   "       ddctl [OPTIONS] -f FILE\n\nCommands:\n");
 	for (i = 0; i < N_COMMANDS; i++)
-		fprintf(f, "  %-12s %-9s %s\n", commands[i].name, commands[i].args,
-			commands[i].help);
+		if (commands[i].name[0] != '_')
+			fprintf(f, "  %-12s %-9s %s\n", commands[i].name,
+				commands[i].args, commands[i].help);
 	fprintf(f, "\nOptions:\n");
 	cli_print_options(f, false);
 	fprintf(f, "\nA query is match-specs (func, file, module, format, line, class;\n"

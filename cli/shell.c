@@ -294,7 +294,7 @@ static bool cli_knows(const char *name)
 	size_t i;
 
 	for (i = 0; (c = cli_get_command(i)); i++)
-		if (!strcmp(c->name, name) && strcmp(name, "shell"))
+		if (!strcmp(c->name, name) && strcmp(name, "shell") && name[0] != '_')
 			return true;
 	return false;
 }

@@ -4,7 +4,8 @@
 # tests/deps.sh [--print] [build|vm|pkg ...]
 #
 # Installs what ddctl needs on a Debian 12 machine, by group:
-#   build  compilers, meson, the libraries, cmocka, clang for the fuzzers
+#   build  compilers, meson, the libraries, cmocka, clang for the fuzzers,
+#          bash-completion, zsh and fish for the completion tests
 #   vm     the QEMU suite: QEMU, linux-source-6.12 and the kernel build tools
 #   pkg    the Debian package check (tests/pkg/check-deb.sh)
 # Without groups: build, plus vm unless DDCTL_SKIP_VM=1, plus pkg unless
@@ -14,7 +15,8 @@
 set -euo pipefail
 
 build=(gcc clang libclang-rt-14-dev meson ninja-build pkg-config python3
-       libkmod-dev libmnl-dev libreadline-dev libcmocka-dev tmux)
+       libkmod-dev libmnl-dev libreadline-dev libcmocka-dev tmux
+       bash-completion zsh fish)
 vm=(linux-source-6.12 qemu-system-x86 busybox-static flex bison libelf-dev
     bc cpio libssl-dev python3 meson ninja-build gcc make xz-utils
     util-linux kmod ccache)

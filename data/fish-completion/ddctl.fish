@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# fish completion for ddctl(8): the same coverage as the bash one. Query
+# words come from `ddctl __complete` (keywords, flags, and the module,
+# file, function and class names of the control file in use, -C honoured;
+# module names also of modules not loaded).
+
+# The command line's -C/--control, and the words after the command.
+function __ddctl_complete
+    set -l tokens (commandline -opc)
+    set -l ctl
+    set -l cmdi 0
+    set -l skip 0
+    for i in (seq 2 (count $tokens))
+        set -l w $tokens[$i]
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $w
+            case -C --control
+                set ctl --control $tokens[(math $i + 1)]
+                set skip 1
+            case '--control=*'
+                set ctl $w
+            case -f --file -B --backend -o --output --sort --flags
+                set skip 1
+            case '-*'
+            case '*'
+                if test $cmdi = 0
+                    set cmdi $i
+                end
+        end
+    end
+    set -l words
+    if test $cmdi -gt 0 -a $cmdi -lt (count $tokens)
+        set words $tokens[(math $cmdi + 1)..-1]
+    end
+    if test "$argv[1]" = modules
+        set words module
+    end
+    $tokens[1] $ctl __complete $words (commandline -ct) 2>/dev/null
+end
+
+# --output/--sort: a comma-separated list of columns
+function __ddctl_columns
+    set -l cur (commandline -ct)
+    set -l prefix (string replace -r '[^,]*$' '' -- $cur)
+    for c in flags location file line module function class format
+        echo $prefix$c
+    end
+end
+
+set -l commands list set modules info shell save restore apply-config persist watch monitor help
+complete -c ddctl -f
+complete -c ddctl -n "not __fish_seen_subcommand_from $commands" -a "$commands"
+complete -c ddctl -n '__fish_seen_subcommand_from list set' -a '(__ddctl_complete)'
+complete -c ddctl -n '__fish_seen_subcommand_from modules' -a '(__ddctl_complete modules)'
+complete -c ddctl -n '__fish_seen_subcommand_from save restore persist' -F
+complete -c ddctl -n '__fish_seen_subcommand_from help' -a "$commands"
+
+complete -c ddctl -s c -l check -d 'print what would change; write nothing'
+complete -c ddctl -s f -l file -r -F -d 'read queries from FILE'
+complete -c ddctl -s j -l json -d 'print JSON'
+complete -c ddctl -s v -l verbose -d 'per-query matched/changed counts'
+complete -c ddctl -s q -l quiet -d 'no status line and no notes'
+complete -c ddctl -s e -l enabled -d 'only sites with the p flag'
+complete -c ddctl -s P -l persistent -d 'the dyndbg= modprobe options that will apply'
+complete -c ddctl -l flags -x -d 'only sites with all these flags'
+complete -c ddctl -s o -l output -x -a '(__ddctl_columns)' -d 'the columns'
+complete -c ddctl -l sort -x -a '(__ddctl_columns)' -d 'sort by these columns'
+complete -c ddctl -l no-pager -d 'no pager on a terminal'
+complete -c ddctl -s C -l control -r -F -d 'use PATH as the control file'
+complete -c ddctl -l expand -d 'expand negated queries'
+complete -c ddctl -s B -l backend -x -a 'auto control netlink' -d 'the backend'
+complete -c ddctl -s k -l keep-going -d 'shell: go on after an error'
+complete -c ddctl -s h -l help -d 'show the help'
+complete -c ddctl -s V -l version -d 'show the version'
