@@ -218,6 +218,21 @@ rc, out, err = ddctl("-C", HAND, "modules", "--enabled", "virtio-net", "main")
 check("modules-enabled", rc == 0 and [x.split()[0] for x in out.splitlines()[1:]] ==
       ["virtio_net"], out + err)
 
+# ---- item 8: ddctl(8) has every command in SYNOPSIS and every option ----
+MAN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "man", "ddctl.8")
+man = open(MAN).read()
+synopsis = man.split(".SH SYNOPSIS")[1].split(".SH")[0]
+options = man.split(".SH OPTIONS")[1].split("\n.SH")[0]
+rc, out, err = ddctl("--help")
+cmds = re.findall(r"^  ([a-z-]+) ", out.split("Options:")[0], re.M)
+longs = re.findall(r"--([a-z-]+)", out.split("Options:")[1].split("A query")[0])
+shorts = re.findall(r"^  -(\w),", out.split("Options:")[1], re.M)
+missing = [c for c in cmds if c.replace("-", "\\-") not in synopsis]
+check("man-synopsis-every-command", cmds and not missing, "missing: %s" % missing)
+missing = ["--" + o for o in longs if "\\-\\-" + o.replace("-", "\\-") not in options]
+missing += ["-" + o for o in shorts if ".BR \\-%s " % o not in options]
+check("man-every-option", longs and not missing, "missing: %s" % missing)
+
 # ---- item 11: a status line while a split set is written ----
 with tempfile.TemporaryDirectory() as d:
     ctl = os.path.join(d, "control")
