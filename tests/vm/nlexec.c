@@ -6,7 +6,7 @@
  *
  *   nlexec [-n] QUERIES      -n: dry run
  *
- * Prints "rc=N keys_patched=N sites_changed=N", one "query I matched=M
+ * Prints "rc=N keys_patched=N sites_changed=N reported=N", one "query I matched=M
  * changed=C" line per reported query and "msg=..." with the kernel's
  * extended-ack message. Exit status 0 when the kernel accepted the set.
  */
@@ -16,15 +16,22 @@
 
 #include "libddctl-private.h"
 
-#define MAXQ 256
+/* Room for every query: one per ';' or newline, plus one. */
+static size_t count_queries(const char *s)
+{
+	size_t n = 1;
+
+	for (; *s; s++)
+		n += *s == ';' || *s == '\n';
+	return n;
+}
 
 int main(int argc, char **argv)
 {
-	unsigned int matched[MAXQ] = { 0 }, changed[MAXQ] = { 0 };
-	struct nl_exec_result res = { .nqueries = MAXQ, .matched = matched,
-				      .changed = changed };
+	struct nl_exec_result res = { 0 };
 	struct ddctl_ctx *ctx;
 	bool dry = argc > 2 && !strcmp(argv[1], "-n");
+	const char *queries;
 	char *msg = NULL;
 	size_t i;
 	int r;
@@ -33,18 +40,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: nlexec [-n] QUERIES\n");
 		return 2;
 	}
-	if (ddctl_new(&ctx) < 0)
+	queries = argv[dry ? 2 : 1];
+	res.nqueries = count_queries(queries);
+	res.matched = calloc(res.nqueries, sizeof(*res.matched));
+	res.changed = calloc(res.nqueries, sizeof(*res.changed));
+	if (!res.matched || !res.changed || ddctl_new(&ctx) < 0)
 		return 1;
-	r = nl_exec(ctx, argv[dry ? 2 : 1], dry, &res, &msg);
-	printf("rc=%d keys_patched=%u sites_changed=%u\n", r, res.keys_patched,
-	       res.sites_changed);
-	for (i = 0; i < MAXQ; i++)
-		if (matched[i] || changed[i])
-			printf("query %zu matched=%u changed=%u\n", i + 1, matched[i],
-			       changed[i]);
+	r = nl_exec(ctx, queries, dry, &res, &msg);
+	printf("rc=%d keys_patched=%u sites_changed=%u reported=%zu\n", r,
+	       res.keys_patched, res.sites_changed, res.reported);
+	for (i = 0; i < res.nqueries; i++)
+		if (res.matched[i] || res.changed[i])
+			printf("query %zu matched=%u changed=%u\n", i + 1,
+			       res.matched[i], res.changed[i]);
 	if (msg)
 		printf("msg=%s\n", msg);
 	free(msg);
+	free(res.matched);
+	free(res.changed);
 	ddctl_unref(ctx);
 	return r < 0;
 }

@@ -42,6 +42,8 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "nl-info", "nl-dump-equals-control", "nl-atomic-bad-query",
                "nl-net-zero", "nl-dryrun-equals-prediction",
                "nl-apply-verified", "nl-eperm", "nl-monitor", "nl-concurrency",
+               "nl-exec-large", "nl-set-large", "nl-monitor-large",
+               "nl-watch-lost-uevents",
                "k-dump-filter-module", "k-dump-filter-negated",
                "k-dump-consistent"]
 # a built-in file of the tinyconfig+fragment kernel with pr_debug sites
