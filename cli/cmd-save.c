@@ -42,6 +42,12 @@ int cmd_save(struct cli *cli, int argc, char **argv)
 	FILE *f = stdout;
 	int r, st;
 
+	if (cli->boot && argc > 0) {
+		cli_error(cli, "save --boot takes no FILE (it writes /run/ddctl/boot.conf)\n");
+		return EXIT_USAGE;
+	}
+	if (cli->boot)
+		return cli_save_boot(cli);
 	if (argc > 1) {
 		cli_error(cli, "save takes at most one FILE\n");
 		return EXIT_USAGE;

@@ -29,6 +29,9 @@ struct cli {
 	const char *output, *sort, *flags; /* list: columns, sort keys, flag filter */
 	const char *json_head; /* set --json: members before "queries" */
 	unsigned int lib_errors; /* errors libddctl has printed */
+	/* follow, run, sessions, save --boot */
+	bool raw, all, since_boot, stats, top, restore, boot;
+	const char *kmsg; /* --kmsg: a stand-in for /dev/kmsg */
 };
 
 struct cli_cmd {
@@ -60,6 +63,18 @@ int cmd_restore(struct cli *cli, int argc, char **argv);
 int cmd_apply_config(struct cli *cli, int argc, char **argv);
 int cmd_persist(struct cli *cli, int argc, char **argv);
 int cmd_watch(struct cli *cli, int argc, char **argv);
+
+/* Scoped debugging: cmd-follow.c, cmd-run.c, cmd-sessions.c, cmd-reset.c, cmd-diff.c */
+int cmd_follow(struct cli *cli, int argc, char **argv);
+int cmd_run(struct cli *cli, int argc, char **argv);
+int cmd_sessions(struct cli *cli, int argc, char **argv);
+int cmd_reset(struct cli *cli, int argc, char **argv);
+int cmd_diff(struct cli *cli, int argc, char **argv);
+int cli_follow(struct cli *cli, const char *name, int argc, char **argv,
+	       char **command);
+int cli_session_restore(struct cli *cli, struct ddctl_session *s);
+void cli_check_sessions(struct cli *cli);
+int cli_save_boot(struct cli *cli);
 
 #define CLI_NO_CONTROL "no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted"
 

@@ -23,6 +23,11 @@ static const struct cli_cmd commands[] = {
 	{ "persist", cmd_persist, "[FILE]", "write the configuration as dyndbg= modprobe options" },
 	{ "watch", cmd_watch, "", "apply the configuration to each module as it loads" },
 	{ "monitor", cmd_monitor, "", "print the kernel's change notifications as they happen (netlink)" },
+	{ "follow", cmd_follow, "QUERY...", "apply the queries, show the lines their callsites print, restore on exit" },
+	{ "run", cmd_run, "QUERY... -- COMMAND", "apply the queries while COMMAND runs, show their lines, restore" },
+	{ "sessions", cmd_sessions, "", "follow/run sessions; --restore undoes those whose process is gone" },
+	{ "reset", cmd_reset, "", "back to the state the kernel booted with (/run/ddctl/boot.conf)" },
+	{ "diff", cmd_diff, "A B", "compare two saved states ('-': the live state) site by site" },
 	{ "help", cmd_help, "[COMMAND]", "this help, or a command's" },
 	{ "__complete", cmd_complete, "WORD...", "candidates for the last word (shell completions)" },
 };
@@ -44,13 +49,21 @@ static const struct opt opts[] = {
 	{ { "enabled", no_argument, NULL, 'e' }, 'e', true, NULL, "list, modules: only sites with the p flag" },
 	{ { "persistent", no_argument, NULL, 'P' }, 'P', true, NULL, "list: the dyndbg= modprobe options that will apply" },
 	{ { "flags", required_argument, NULL, 'F' }, 0, true, "FLAGS", "list: only sites with all these flags ('_': none)" },
-	{ { "output", required_argument, NULL, 'o' }, 'o', true, "COLUMNS", "list: the columns, e.g. module,function,format" },
+	{ { "output", required_argument, NULL, 'o' }, 'o', true, "COLUMNS", "list: the columns, e.g. module,function,format; follow, run: a FILE for the lines" },
 	{ { "sort", required_argument, NULL, 'S' }, 0, true, "COLUMNS", "list: sort by these columns (default: the kernel's order)" },
 	{ { "no-pager", no_argument, NULL, 'N' }, 0, false, NULL, "do not pipe long output into $PAGER on a terminal" },
 	{ { "control", required_argument, NULL, 'C' }, 'C', false, "PATH", "use PATH as the control file" },
 	{ { "expand", no_argument, NULL, 'X' }, 0, true, NULL, "expand negated queries even if the kernel parses them" },
 	{ { "backend", required_argument, NULL, 'B' }, 'B', false, "NAME", "auto (default), control or netlink" },
 	{ { "keep-going", no_argument, NULL, 'k' }, 'k', false, NULL, "shell: go on after an error in a script" },
+	{ { "raw", no_argument, NULL, 1001 }, 0, true, NULL, "follow, run: keep the kernel's decoration on each line" },
+	{ { "all", no_argument, NULL, 1002 }, 0, true, NULL, "follow, run: also the lines of other sources" },
+	{ { "since-boot", no_argument, NULL, 1003 }, 0, true, NULL, "follow, run: include the messages already in the kernel log" },
+	{ { "stats", no_argument, NULL, 1004 }, 0, true, NULL, "follow, run: per-callsite counts while running too" },
+	{ { "top", no_argument, NULL, 1005 }, 0, true, NULL, "follow, run: only the per-callsite counts, refreshed" },
+	{ { "kmsg", required_argument, NULL, 1006 }, 0, false, "PATH", "follow, run: read the kernel log from PATH (/dev/kmsg format)" },
+	{ { "restore", no_argument, NULL, 1007 }, 0, true, NULL, "sessions: restore the callsites of ended sessions" },
+	{ { "boot", no_argument, NULL, 1008 }, 0, true, NULL, "save: the boot snapshot /run/ddctl/boot.conf, unless it exists" },
 	{ { "help", no_argument, NULL, 'h' }, 'h', true, NULL, "show this help" },
 	{ { "version", no_argument, NULL, 'V' }, 'V', false, NULL, "show the version" },
 };
@@ -215,9 +228,10 @@ bool cli_is_option_word(const char *word)
 /*
  * Options go anywhere after the command: move them (and their arguments)
  * before the other words, stably. Returns the number of option words;
- * *@dashdash: a "--" follows them.
+ * *@dashdash: a "--" follows them. @keep: the "--" stays in place among
+ * the other words instead (ddctl run QUERY... -- COMMAND).
  */
-static int hoist_options(int argc, char **argv, bool *dashdash)
+static int hoist_options(int argc, char **argv, bool *dashdash, bool keep)
 {
 	char **pos = calloc((size_t)argc + 1, sizeof(*pos));
 	int i, nopt = 1, npos = 0;
@@ -231,6 +245,8 @@ static int hoist_options(int argc, char **argv, bool *dashdash)
 			pos[npos++] = argv[i];
 		} else if (!strcmp(argv[i], "--")) {
 			*dashdash = true;
+			if (keep)
+				pos[npos++] = argv[i];
 		} else if (is_option(argv[i], &next)) {
 			argv[nopt++] = argv[i];
 			if (next && i + 1 < argc)
@@ -239,6 +255,8 @@ static int hoist_options(int argc, char **argv, bool *dashdash)
 			pos[npos++] = argv[i];
 		}
 	}
+	if (keep)
+		*dashdash = false;
 	if (*dashdash)
 		argv[nopt] = "--";
 	memcpy(argv + nopt + *dashdash, pos, (size_t)npos * sizeof(*pos));
@@ -285,7 +303,7 @@ static int parse_options(struct cli *cli, int argc, char **argv,
 	}
 	memset(&lo[i], 0, sizeof(lo[i]));
 	if (cmd) {
-		end = hoist_options(argc, argv, &dashdash);
+		end = hoist_options(argc, argv, &dashdash, cmd->run == cmd_run);
 		if (end < 0)
 			return EXIT_REFUSED;
 	}
@@ -329,6 +347,14 @@ static int parse_options(struct cli *cli, int argc, char **argv,
 		case 'S': cli->sort = optarg; break;
 		case 'N': cli->no_pager = true; break;
 		case 'k': cli->keep_going = true; break;
+		case 1001: cli->raw = true; break;
+		case 1002: cli->all = true; break;
+		case 1003: cli->since_boot = true; break;
+		case 1004: cli->stats = true; break;
+		case 1005: cli->top = true; break;
+		case 1006: cli->kmsg = optarg; break;
+		case 1007: cli->restore = true; break;
+		case 1008: cli->boot = true; break;
 		case 'C':
 			if (ddctl_set_control_path(cli->ctx, optarg) < 0)
 				return EXIT_REFUSED;
@@ -416,6 +442,8 @@ int main(int argc, char **argv)
 	argv += n;
 	if (cli.expand)
 		ddctl_set_features(cli.ctx, DDCTL_FEATURE_CONTROL);
+	if (argc < 1 || strcmp(argv[0], "sessions"))
+		cli_check_sessions(&cli); /* killed follow/run sessions */
 	if (cli.file) {
 		if (argc > 0) {
 			cli_error(&cli, "-f takes no command\n");

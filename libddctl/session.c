@@ -255,11 +255,10 @@ DDCTL_EXPORT bool ddctl_session_is_running(const struct ddctl_session *s)
 static int mkdir_p(const char *root, const char *dir)
 {
 	char path[PATH_MAX], *p;
-	size_t rl = strlen(root);
 
 	if (snprintf(path, sizeof(path), "%s%s", root, dir) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	for (p = strchr(path + rl + 1, '/');; p = strchr(p + 1, '/')) {
+	for (p = strchr(path + 1, '/');; p = strchr(p + 1, '/')) {
 		if (p)
 			*p = '\0';
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ddctl diff A B: two states compared callsite by callsite. A state is a
+ * saved script (ddctl save, /run/ddctl/boot.conf) evaluated on the
+ * callsites the kernel has now, or '-' for the live state.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ddctl-cli.h"
+
+static int load_state(struct cli *cli, struct ddctl_table *live, const char *what,
+		      struct ddctl_table **out)
+{
+	struct ddctl_queryset *script = NULL;
+	char *text;
+	int r, st;
+
+	if (!strcmp(what, "-")) {
+		*out = ddctl_table_ref(live);
+		return EXIT_OK;
+	}
+	text = cli_read_file(what);
+	if (!text) {
+		cli_error(cli, "cannot read %s: %s\n", what, strerror(errno));
+		return EXIT_REFUSED;
+	}
+	st = cli_parse_queries(cli, text, 0, &script);
+	free(text);
+	if (st)
+		return st;
+	r = ddctl_table_new_from_script(live, script, out);
+	ddctl_queryset_unref(script);
+	if (r < 0) {
+		cli_error(cli, "cannot evaluate %s: %s\n", what, strerror(-r));
+		return cli_errno_status(r);
+	}
+	return EXIT_OK;
+}
+
+static void print_diff(struct cli *cli, struct ddctl_table *a, struct ddctl_table *b)
+{
+	char fa[DDCTL_FLAGS_BUFSZ], fb[DDCTL_FLAGS_BUFSZ];
+	size_t i, n = 0;
+
+	if (cli->json)
+		printf("{\"differences\":[");
+	for (i = 0; i < ddctl_table_get_count(a); i++) {
+		const struct ddctl_site *sa = ddctl_table_get_site(a, i);
+		unsigned int x = ddctl_site_get_flags(sa);
+		unsigned int y = ddctl_site_get_flags(ddctl_table_get_site(b, i));
+
+		if (x == y)
+			continue;
+		ddctl_flags_format(x, fa);
+		ddctl_flags_format(y, fb);
+		if (cli->json) {
+			printf("%s{", n ? "," : "");
+			json_site_fields(stdout, sa);
+			printf(",\"a\":\"%s\",\"b\":\"%s\"}", fa, fb);
+		} else {
+			printf("%s:%u [%s]%s %s -> %s\n", ddctl_site_get_file(sa),
+			       ddctl_site_get_line(sa), ddctl_site_get_module(sa),
+			       ddctl_site_get_function(sa), fa, fb);
+		}
+		n++;
+	}
+	if (cli->json)
+		printf("],\"count\":%zu}\n", n);
+	else
+		printf("%zu callsite%s differ%s\n", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+}
+
+int cmd_diff(struct cli *cli, int argc, char **argv)
+{
+	struct ddctl_table *live = NULL, *a = NULL, *b = NULL;
+	int st;
+
+	if (argc != 2) {
+		cli_error(cli, "diff needs two states: saved files or '-' for the live state\n");
+		return EXIT_USAGE;
+	}
+	st = cli_read_table(cli, &live);
+	if (!st)
+		st = load_state(cli, live, argv[0], &a);
+	if (!st)
+		st = load_state(cli, live, argv[1], &b);
+	if (!st)
+		print_diff(cli, a, b);
+	ddctl_table_unref(a);
+	ddctl_table_unref(b);
+	ddctl_table_unref(live);
+	return st;
+}
