@@ -3,7 +3,8 @@
 # Runs every ddctl test suite from a clean clone:
 #   1. unit, cli, shell, tools and vm suites on a normal build (build/),
 #   2. unit, cli and shell suites again under ASan+UBSan (build-asan/),
-#   3. the libFuzzer targets for a bounded number of runs (build-fuzz/),
+#   3. the libFuzzer targets for a bounded number of runs, each printing the
+#      coverage it reached (build-fuzz/),
 #   4. the Debian packages: dpkg-buildpackage from a clean export of HEAD,
 #      lintian, the packaged ddctl and libddctl-dev at work (tests/pkg/check-deb.sh),
 #   5. the parse benchmark (numbers only, never a pass/fail),
@@ -48,21 +49,31 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print
 	meson test -C build-asan --print-errorlogs --suite unit --suite cli --suite shell || status=1
 logs+=(build-asan/meson-logs/testlog.json)
 
-echo "== libFuzzer targets, $fuzz_runs runs each"
+echo "== libFuzzer targets, $fuzz_runs runs each (coverage: edges of the instrumented library)"
+# tests/fuzz/meson.build instruments its own copy of the library
+# (-fsanitize=fuzzer-no-link); fewer than $fuzz_min_cov edges means it is not.
+fuzz_min_cov=50
 fuzz_pass=0
 fuzz_fail=0
 if CC=clang setup build-fuzz -Dfuzz=true -Dvm=false -Db_sanitize=address,undefined \
-	-Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link &&
+	-Db_lundef=false -Dc_args= &&
 	meson compile -C build-fuzz >/dev/null; then
-	for f in query control; do
+	for f in query control uevent netlink script; do
 		corpus=$(mktemp -d)
 		cp tests/fuzz/corpus-$f/* "$corpus/"
+		log=build-fuzz/fuzz-$f.log
 		if build-fuzz/tests/fuzz/fuzz-$f -runs="$fuzz_runs" -max_len=4096 \
-			"$corpus" >"build-fuzz/fuzz-$f.log" 2>&1; then
-			echo "fuzz-$f: ok ($(ls "$corpus" | wc -l) corpus entries)"
-			fuzz_pass=$((fuzz_pass + 1))
+			"$corpus" >"$log" 2>&1; then
+			cov=$(sed -n 's/^#[0-9]*[[:space:]]*DONE[[:space:]]*cov: \([0-9]*\).*/\1/p' "$log")
+			if [ "${cov:-0}" -ge $fuzz_min_cov ]; then
+				echo "fuzz-$f: ok, $fuzz_runs runs, cov: $cov edges, $(ls "$corpus" | wc -l) corpus entries"
+				fuzz_pass=$((fuzz_pass + 1))
+			else
+				echo "fuzz-$f: FAILED: cov: ${cov:-?} edges (< $fuzz_min_cov: library not instrumented?)"
+				fuzz_fail=$((fuzz_fail + 1))
+			fi
 		else
-			echo "fuzz-$f: FAILED"; tail -40 "build-fuzz/fuzz-$f.log"
+			echo "fuzz-$f: FAILED"; tail -40 "$log"
 			fuzz_fail=$((fuzz_fail + 1))
 		fi
 		rm -rf "$corpus"

@@ -5,6 +5,8 @@
 
 #include <ddctl/ddctl.h>
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ddctl_ctx *ctx;

@@ -12,6 +12,8 @@ static const char table_text[] =
 	"d.c:3 [n_x]h =pf \"z\" class:LOW\n"
 	"d.c:3 [n_x]h =_ \"zz\"\n";
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ddctl_ctx *ctx;
