@@ -211,46 +211,44 @@ static void test_reply_positive_error(void **state)
 	assert_int_equal(nl_reply_parse(buf, nlh->nlmsg_len, &st), -EPERM);
 }
 
+/* A site whose attribute @bad (0: none) has the wrong type or length. */
+static struct nlmsghdr *site_with_bad(char *buf, int bad)
+{
+	struct nlmsghdr *nlh = msg(buf, DYNDBG_CMD_GET);
+	struct nlattr *n = mnl_attr_nest_start(nlh, DYNDBG_A_SITE);
+
+	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_MODULE, "m");
+	if (bad == DYNDBG_A_SITE_FILE)
+		mnl_attr_put(nlh, DYNDBG_A_SITE_FILE, 3, "abc"); /* no NUL */
+	else
+		mnl_attr_put_strz(nlh, DYNDBG_A_SITE_FILE, "a.c");
+	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_FUNCTION, "f");
+	if (bad == DYNDBG_A_SITE_LINE)
+		mnl_attr_put_u16(nlh, DYNDBG_A_SITE_LINE, 1); /* u16, not u32 */
+	else
+		mnl_attr_put_u32(nlh, DYNDBG_A_SITE_LINE, 1);
+	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_FORMAT, "x");
+	mnl_attr_put_u32(nlh, DYNDBG_A_SITE_FLAGS, 0);
+	if (bad == DYNDBG_A_SITE_CLASS)
+		mnl_attr_put(nlh, DYNDBG_A_SITE_CLASS, 2, "LO"); /* no NUL */
+	mnl_attr_nest_end(nlh, n);
+	return nlh;
+}
+
 /* Site attributes of the wrong type or length: the message is refused. */
 static void test_site_bad_attrs(void **state)
 {
+	static const int bad[] = { DYNDBG_A_SITE_FILE, DYNDBG_A_SITE_LINE,
+				   DYNDBG_A_SITE_CLASS };
 	char buf[4096];
 	struct strbuf sb = { 0 };
-	struct nlmsghdr *nlh;
-	struct nlattr *n;
+	size_t i;
 
-	nlh = msg(buf, DYNDBG_CMD_GET);
-	n = mnl_attr_nest_start(nlh, DYNDBG_A_SITE);
-	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_MODULE, "m");
-	mnl_attr_put(nlh, DYNDBG_A_SITE_FILE, 3, "abc"); /* no NUL */
-	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_FUNCTION, "f");
-	mnl_attr_put_u32(nlh, DYNDBG_A_SITE_LINE, 1);
-	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_FORMAT, "x");
-	mnl_attr_put_u32(nlh, DYNDBG_A_SITE_FLAGS, 0);
-	mnl_attr_nest_end(nlh, n);
-	assert_int_equal(nl_get_parse(nlh, &sb), -EBADMSG);
-	nlh = msg(buf, DYNDBG_CMD_GET);
-	n = mnl_attr_nest_start(nlh, DYNDBG_A_SITE);
-	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_MODULE, "m");
-	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_FILE, "a.c");
-	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_FUNCTION, "f");
-	mnl_attr_put_u16(nlh, DYNDBG_A_SITE_LINE, 1); /* u16, not u32 */
-	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_FORMAT, "x");
-	mnl_attr_put_u32(nlh, DYNDBG_A_SITE_FLAGS, 0);
-	mnl_attr_nest_end(nlh, n);
-	assert_int_equal(nl_get_parse(nlh, &sb), -EBADMSG);
-	nlh = msg(buf, DYNDBG_CMD_GET);
-	n = mnl_attr_nest_start(nlh, DYNDBG_A_SITE);
-	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_MODULE, "m");
-	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_FILE, "a.c");
-	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_FUNCTION, "f");
-	mnl_attr_put_u32(nlh, DYNDBG_A_SITE_LINE, 1);
-	mnl_attr_put_strz(nlh, DYNDBG_A_SITE_FORMAT, "x");
-	mnl_attr_put_u32(nlh, DYNDBG_A_SITE_FLAGS, 0);
-	mnl_attr_put(nlh, DYNDBG_A_SITE_CLASS, 2, "LO"); /* no NUL */
-	mnl_attr_nest_end(nlh, n);
-	assert_int_equal(nl_get_parse(nlh, &sb), -EBADMSG);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_int_equal(nl_get_parse(site_with_bad(buf, bad[i]), &sb), -EBADMSG);
 	assert_true(sb.len == 0);
+	assert_int_equal(nl_get_parse(site_with_bad(buf, 0), &sb), 0);
+	assert_non_null(strstr(sb.buf, "a.c:1 [m]f =_ \"x\""));
 	strbuf_release(&sb);
 }
 
