@@ -22,7 +22,7 @@ function __ddctl_complete
                 set skip 1
             case '--control=*'
                 set ctl $w
-            case -f --file -B --backend -o --output --sort --flags
+            case -f --file -B --backend -o --output --sort --flags --kmsg
                 set skip 1
             case '-*'
             case '*'
@@ -50,12 +50,12 @@ function __ddctl_columns
     end
 end
 
-set -l commands list set modules info shell save restore apply-config persist watch monitor help
+set -l commands list set modules info shell save restore apply-config persist watch monitor follow run sessions reset diff help
 complete -c ddctl -f
 complete -c ddctl -n "not __fish_seen_subcommand_from $commands" -a "$commands"
-complete -c ddctl -n '__fish_seen_subcommand_from list set' -a '(__ddctl_complete)'
+complete -c ddctl -n '__fish_seen_subcommand_from list set follow run' -a '(__ddctl_complete)'
 complete -c ddctl -n '__fish_seen_subcommand_from modules' -a '(__ddctl_complete modules)'
-complete -c ddctl -n '__fish_seen_subcommand_from save restore persist' -F
+complete -c ddctl -n '__fish_seen_subcommand_from save restore persist diff' -F
 complete -c ddctl -n '__fish_seen_subcommand_from help' -a "$commands"
 
 complete -c ddctl -s c -l check -d 'print what would change; write nothing'
@@ -73,5 +73,13 @@ complete -c ddctl -s C -l control -r -F -d 'use PATH as the control file'
 complete -c ddctl -l expand -d 'expand negated queries'
 complete -c ddctl -s B -l backend -x -a 'auto control netlink' -d 'the backend'
 complete -c ddctl -s k -l keep-going -d 'shell: go on after an error'
+complete -c ddctl -l raw -d 'follow, run: keep the kernel decoration'
+complete -c ddctl -l all -d 'follow, run: also lines of other sources'
+complete -c ddctl -l since-boot -d 'follow, run: include messages already logged'
+complete -c ddctl -l stats -d 'follow, run: per-callsite counts'
+complete -c ddctl -l top -d 'follow, run: only the per-callsite counts'
+complete -c ddctl -l kmsg -r -F -d 'follow, run: read the kernel log from PATH'
+complete -c ddctl -l restore -d 'sessions: restore ended sessions'
+complete -c ddctl -l boot -d 'save: the boot snapshot'
 complete -c ddctl -s h -l help -d 'show the help'
 complete -c ddctl -s V -l version -d 'show the version'
