@@ -81,10 +81,12 @@ int cmd_modules(struct cli *cli, int argc, char **argv)
 			mods[j++] = mods[i];
 	count = j;
 	qsort(mods, count, sizeof(*mods), cmp_mod);
-	if (cli->json)
+	if (cli->json) {
 		printf("[");
-	else
+	} else {
+		cli_pager_start(cli); /* 1,500 modules on a distribution kernel */
 		printf("%-32s %7s %7s\n", "MODULE", "SITES", "ENABLED");
+	}
 	for (i = 0; i < count; i++) {
 		if (cli->json) {
 			printf("%s{\"module\":", i ? "," : "");

@@ -56,6 +56,8 @@ void cli_pager_start(struct cli *cli)
 	const char *pager = getenv("DDCTL_PAGER");
 	int fd[2];
 
+	if (!pager_pid)
+		width = -1; /* the shell: the terminal may have been resized */
 	cli_output_width(); /* the terminal's, before stdout is a pipe */
 	if (cli->no_pager || cli->in_shell || pager_pid || !isatty(STDOUT_FILENO))
 		return;

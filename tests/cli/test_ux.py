@@ -187,6 +187,8 @@ rc, out = on_tty("-C", STOCK, "list", env={"PAGER": "sed s/^/PAGED:/", "COLUMNS"
 check("pager-on-tty", rc == 0 and out.count("PAGED:") > 1000, out[:300])
 rc, out = on_tty("-C", STOCK, "list", "--no-pager", env={"PAGER": "sed s/^/PAGED:/", "COLUMNS": "80"})
 check("no-pager", rc == 0 and "PAGED:" not in out and len(out.splitlines()) > 1000, out[:300])
+rc, out = on_tty("-C", STOCK, "modules", env={"PAGER": "sed s/^/PAGED:/", "COLUMNS": "80"})
+check("pager-modules", rc == 0 and out.startswith("PAGED:MODULE"), out[:300])
 rc, out, err = ddctl("-C", STOCK, "list", env={"PAGER": "sed s/^/PAGED:/"})
 check("no-pager-when-piped", rc == 0 and "PAGED:" not in out, out[:300])
 rc, out = on_tty("-C", STOCK, "list", env={"PAGER": "cat"})
