@@ -50,9 +50,14 @@ DDCTL_EXPORT bool ddctl_query_matches(const struct ddctl_query *q,
 	};
 	size_t i;
 
-	/* A query without class never touches class'd sites. */
+	/*
+	 * A query without class never touches class'd sites; a class query
+	 * only sites of that (known, never empty) class name: the kernel
+	 * looks the name up in the module's class maps, so `class ''` and
+	 * "class unknown, _id:N" sites never match.
+	 */
 	if (q->spec[DD_SPEC_CLASS]) {
-		if (!site->class_name ||
+		if (!site->class_name || !*site->class_name ||
 		    strcmp(site->class_name, q->spec[DD_SPEC_CLASS]) != 0)
 			return false;
 	} else if (site->class_name) {

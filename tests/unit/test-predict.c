@@ -47,6 +47,9 @@ static const struct pcase cases[] = {
 	{ "class LOW +p", 1, 1 },
 	{ "class MID +p", 0, 0 },                 /* unknown class: never */
 	{ "class LOW module virtio +p", 0, 0 },
+	/* no class map has an empty name: the kernel matches nothing */
+	{ "class '' +p", 0, 0 },
+	{ "class \"\" module test_dynamic_debug +p", 0, 0 },
 	{ "!module virtio* +p", 4, 2 },
 	{ "module !virtio* +p", 4, 2 },
 	{ "!file drivers/* +p", 4, 2 },
