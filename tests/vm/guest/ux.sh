@@ -4,7 +4,7 @@
 # Sourced by suite.sh; also runs alone (run-vm.py --script ux).
 . /ddctl-tests/lib.sh
 
-UXTESTS="ux-no-probe-noise ux-negated-set-applied"
+UXTESTS="ux-no-probe-noise ux-negated-set-applied ux-watch-json"
 if ! has_ddctl; then
 	for t in $UXTESTS; do skip $t "ddctl not in the initramfs"; done
 else
@@ -35,4 +35,26 @@ else
 	check ux-negated-set-applied "$on of $total sites outside virtio_net have p ($classed class sites)" \
 		[ $on -gt 0 -a $on -ge $((total - classed)) ]
 	reset_all
+
+	# watch --json: one line per module load, the set's keys (issue 13 item 6)
+	if [ -e $MODDIR/ddctl_sites_256.ko ]; then
+		mkdir -p /etc/ddctl.d
+		echo 'module ddctl_sites_256 =p' > /etc/ddctl.d/90-ux.conf
+		rmmod ddctl_sites_256 2>/dev/null
+		ddctl watch --json > $OUT/ux-watch.json 2> $OUT/ux-watch.err &
+		wpid=$!
+		sleep 1
+		load ddctl_sites_256
+		n=1
+		while [ $n -le 20 ] && ! grep -q '"keys_patched"' $OUT/ux-watch.json; do
+			usleep 250000; n=$((n + 1))
+		done
+		kill $wpid 2>/dev/null; wait $wpid 2>/dev/null
+		rm -f /etc/ddctl.d/90-ux.conf
+		check ux-watch-json "$(head -c 300 $OUT/ux-watch.json) $(head -c 200 $OUT/ux-watch.err)" \
+			grep -q '^{"event":"module-loaded","module":"ddctl_sites_256","queries":\[{"query":"module ddctl_sites_256 =p","matched":[1-9][0-9]*,"changed":[1-9][0-9]*}\],"changes":\[.*\],"writes":[0-9]*,"split":\(true\|false\),"expanded":false,"verified":\(true\|false\),"keys_patched":\([0-9]*\|null\)}$' $OUT/ux-watch.json
+		reset_all
+	else
+		skip ux-watch-json "ddctl_sites_256.ko not built"
+	fi
 fi
