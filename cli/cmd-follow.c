@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -42,6 +43,7 @@ struct follow {
 	FILE *out;
 	bool colour, changed, out_error;
 	int wmod, wfunc;
+	sigset_t waitmask; /* the mask outside follow: signals arrive in ppoll() */
 	pid_t child;
 	bool reaped;
 	int child_status;
@@ -72,7 +74,8 @@ static void columns_init(struct follow *f)
 	for (i = 0; i < n; i++) {
 		const struct ddctl_site *s = ddctl_table_get_site(f->sites, i);
 		int m = (int)strlen(ddctl_site_get_module(s));
-		int fl = (int)strlen(ddctl_site_get_function(s)) + 6;
+		int fl = snprintf(NULL, 0, "%s:%u", ddctl_site_get_function(s),
+				  ddctl_site_get_line(s));
 
 		f->wmod = m > f->wmod ? m : f->wmod;
 		f->wfunc = fl > f->wfunc ? fl : f->wfunc;
@@ -277,6 +280,7 @@ static int follow_loop(struct follow *f)
 	struct pollfd pfd[2] = { { ddctl_kmsg_get_fd(f->kmsg), POLLIN, 0 } };
 	nfds_t n = 1;
 	int r = 0, timeout = f->cli->top || f->cli->stats ? 1000 : -1;
+	struct timespec ts = { .tv_sec = 1 };
 	unsigned int ticks = 0;
 
 	if (f->monitor) {
@@ -295,7 +299,8 @@ static int follow_loop(struct follow *f)
 		r = drain(f);
 		if (r < 0)
 			break;
-		r = poll(pfd, n, timeout);
+		/* signals are blocked but while waiting: none is missed */
+		r = ppoll(pfd, n, timeout < 0 ? NULL : &ts, &f->waitmask);
 		if (r < 0 && errno != EINTR) {
 			r = -errno;
 			break;
@@ -385,6 +390,7 @@ static int start_child(struct follow *f, char **command)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &f->waitmask, NULL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
@@ -451,13 +457,24 @@ static int read_set(struct cli *cli, const char *name, int argc, char **argv,
 	return st;
 }
 
-static void signals(bool on, struct sigaction *old)
+/*
+ * Our handlers for the session, the signals blocked but while ppoll()
+ * waits (@waitmask: the mask to wait with); off: unblocked first, so that
+ * one that came meanwhile reaches our handler, then the old handlers.
+ */
+static void signals(bool on, struct sigaction *old, sigset_t *waitmask)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
 	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
 	size_t i;
 
 	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&block, sigs[i]);
+	if (!on)
+		sigprocmask(SIG_SETMASK, waitmask, NULL);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		if (!on) {
 			sigaction(sigs[i], &old[i], NULL);
@@ -465,6 +482,11 @@ static void signals(bool on, struct sigaction *old)
 		}
 		sa.sa_handler = sigs[i] == SIGPIPE ? SIG_IGN : on_signal;
 		sigaction(sigs[i], &sa, &old[i]);
+	}
+	if (on) {
+		sigprocmask(SIG_BLOCK, &block, waitmask);
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			sigdelset(waitmask, sigs[i]);
 	}
 }
 
@@ -551,7 +573,7 @@ int cli_follow(struct cli *cli, const char *name, int argc, char **argv,
 	cmdline = command_line(cli, name, argc, argv);
 	got_signal = 0;
 	child_done = 0;
-	signals(true, old);
+	signals(true, old, &f.waitmask);
 	st = follow_prepare(&f, set, cmdline);
 	if (st == EXIT_HELP) { /* --check: printed, nothing written */
 		st = EXIT_OK;
@@ -571,6 +593,7 @@ int cli_follow(struct cli *cli, const char *name, int argc, char **argv,
 		cli_error(cli, "cannot start %s: %s\n", command[0], strerror(-r));
 	else
 		r = follow_loop(&f);
+	sigprocmask(SIG_SETMASK, &f.waitmask, NULL); /* our handlers stay */
 	while (f.child && !f.reaped) { /* pass signals on, wait for the end */
 		if (got_signal) {
 			kill(f.child, got_signal);
@@ -602,7 +625,7 @@ int cli_follow(struct cli *cli, const char *name, int argc, char **argv,
 		st = st ? st : 127;
 	}
 restore_signals:
-	signals(false, old);
+	signals(false, old, &f.waitmask);
 	ddctl_monitor_free(f.monitor);
 	ddctl_kmsg_free(f.kmsg);
 	ddctl_kmsg_index_free(f.index);

@@ -90,6 +90,7 @@ for ko in "${EXTRA[@]}"; do cp "$ko" "$R/lib/modules/ddctl/"; done
 
 # guest scripts and query sets
 cp "$HERE"/guest/*.sh "$R/ddctl-tests/"
+cp "$REPO/data/ddctl.service.in" "$R/ddctl-tests/" # follow.sh runs its commands
 cp "$HERE/guest/init" "$R/init"
 chmod +x "$R/init" "$R"/ddctl-tests/*.sh
 if [ -f "$HERE/querysets.txt" ]; then

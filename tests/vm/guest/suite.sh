@@ -173,6 +173,9 @@ fi
 # ---- ux: nothing in the kernel log the user did not cause (ux.sh) ------
 . /ddctl-tests/ux.sh
 
+# ---- fl: scoped debugging, follow/run/sessions/reset (follow.sh) -------
+. /ddctl-tests/follow.sh
+
 # ---- n: the dyndbg netlink family (kernel series part 2) ---------------
 . /ddctl-tests/netlink.sh
 

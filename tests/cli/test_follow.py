@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""ddctl follow, run, sessions, reset and diff on the host (TAP output):
+a fixture control file whose followed sites already carry the decoration
+(so nothing is written), a kmsg stand-in (a file or a FIFO, --kmsg), session
+records in a temporary config root. The real kernel paths (changes,
+restores, SIGKILL) are tested in the VM (tests/vm/guest/follow.sh)."""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+
+DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
+HAND = os.path.join(FIXTURES, "hand-escapes.txt")
+STOCK = os.path.join(FIXTURES, "control-6.12-stock.txt")
+ENABLED = os.path.join(FIXTURES, "control-6.12-stock-enabled.txt")
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tap import Tap  # noqa: E402
+
+tap = Tap()
+check = tap.check
+tmp = tempfile.mkdtemp(prefix="ddctl-follow-")
+ROOT = os.path.join(tmp, "root")
+os.mkdir(ROOT)
+
+# virtio_net's three sites print and carry module:function:file:line
+CTL = os.path.join(tmp, "control")
+with open(HAND) as f, open(CTL, "w") as o:
+    o.write(re.sub(r"(\[virtio_net\]\S+) =\S+", r"\1 =pmfsl", f.read()))
+BEFORE = open(CTL).read()
+
+LOG = (
+    "7,10,100,-;virtio_net:virtnet_remove:drivers/net/virtio_net.c:20: bye again\n"
+    "6,11,101,-;some other line\n"
+    "7,12,102,-;virtio_net:virtnet_probe:drivers/net/virtio_net.c:10: hello\n"
+    " SUBSYSTEM=virtio\n DEVICE=+virtio:virtio0\n"
+    "7,13,103,-;virtio_net:virtnet_remove:drivers/net/virtio_net.c:20: bye\n"
+    "7,14,104,-;[77] virtio_net:virtnet_remove:drivers/net/virtio_net.c:20: bye\n"
+    "7,15,105,-;virtio:virtio_dev_probe:drivers/virtio/virtio.c:300: not followed\n"
+    "15,16,106,-;virtio_net:virtnet_probe:drivers/net/virtio_net.c:10: from user space\n"
+)
+KMSG = os.path.join(tmp, "kmsg")
+with open(KMSG, "w") as f:
+    f.write(LOG)
+
+
+def run(*args, control=CTL, kmsg=KMSG, stdin=None, root=ROOT):
+    env = dict(os.environ, DDCTL_CONFIG_ROOT=root, NO_COLOR="1")
+    p = subprocess.run([DDCTL, "--control", control, "--kmsg", kmsg, *args],
+                       env=env, capture_output=True, text=True, input=stdin, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def untouched():
+    return open(CTL).read() == BEFORE and not os.path.exists(os.path.join(ROOT, "run"))
+
+
+# ---- attribution, columns, counts --------------------------------------
+rc, out, err = run("--since-boot", "follow", "module", "virtio_net", "+p")
+lines = out.splitlines()
+check("follow-lines-exact", rc == 0 and lines == [
+    "virtio_net virtnet_remove:20 bye again",
+    "virtio_net virtnet_probe:10  hello",
+    "virtio_net virtnet_remove:20 bye",
+    "virtio_net virtnet_remove:20 bye"] and untouched(), out + err)
+check("follow-counts-sorted", re.search(
+    r"4 lines from 3 of 3 followed callsites:\n"
+    r" +2  drivers/net/virtio_net.c:20 \[virtio_net\]virtnet_remove\n"
+    r" +1  drivers/net/virtio_net.c:10 \[virtio_net\]virtnet_probe\n"
+    r" +1  drivers/net/virtio_net.c:20 \[virtio_net\]virtnet_remove\n", err) is not None, err)
+check("follow-nothing-to-restore", "following 3 callsites (0 changed)" in err and
+      "nothing to restore" in err, err)
+
+rc, out, err = run("--since-boot", "follow", "--raw", "module virtio_net +p")
+check("follow-raw", rc == 0 and out.splitlines()[3].endswith(
+    " [77] virtio_net:virtnet_remove:drivers/net/virtio_net.c:20: bye"), out + err)
+
+rc, out, err = run("--since-boot", "--all", "follow", "module virtio_net +p")
+others = [l for l in out.splitlines() if l.startswith("-")]
+check("follow-all", rc == 0 and len(out.splitlines()) == 7 and len(others) == 3 and
+      others[0].split(None, 2)[2] == "some other line", out + err)
+
+rc, out, err = run("--since-boot", "-j", "follow", "module virtio_net +p")
+docs = [json.loads(l) for l in out.splitlines()] if rc == 0 else []
+check("follow-json", rc == 0 and len(docs) == 5 and docs[1] == {
+    "seq": 12, "usec": 102, "file": "drivers/net/virtio_net.c", "line": 10,
+    "module": "virtio_net", "function": "virtnet_probe", "message": "hello"} and
+    docs[4]["summary"]["lines"] == 4 and docs[4]["summary"]["other"] == 3 and
+    [s["count"] for s in docs[4]["summary"]["sites"]] == [2, 1, 1] and err == "", out + err)
+
+rc, out, err = run("--since-boot", "--top", "follow", "module virtio_net +p")
+check("follow-top-not-a-terminal", rc == 0 and out.startswith("4 lines from 3 of 3") and
+      "hello" not in out, out + err)
+
+# only the log from now on without --since-boot (a file: its end)
+rc, out, err = run("follow", "module virtio_net +p")
+check("follow-from-now", rc == 0 and out == "" and "0 lines from 0 of 3" in err, out + err)
+
+qfile = os.path.join(tmp, "q.conf")
+with open(qfile, "w") as f:
+    f.write("# the set\nfunc virtnet_remove +p\n")
+rc, out, err = run("--since-boot", "follow", "-f", qfile)
+check("follow-f-file", rc == 0 and len(out.splitlines()) == 3 and
+      "of 2 followed callsites" in err, out + err)
+
+# ---- a FIFO: lines as they come, SIGTERM stops and (here) restores nothing
+fifo = os.path.join(tmp, "fifo")
+os.mkfifo(fifo)
+w = os.open(fifo, os.O_RDWR)
+env = dict(os.environ, DDCTL_CONFIG_ROOT=ROOT, NO_COLOR="1")
+p = subprocess.Popen([DDCTL, "--control", CTL, "--kmsg", fifo, "follow", "module virtio_net +p"],
+                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+os.write(w, LOG.encode())
+first = p.stdout.readline()  # the first attributed line arrived
+p.send_signal(signal.SIGTERM)
+out, err = p.communicate(timeout=60)
+os.close(w)
+check("follow-fifo-sigterm", p.returncode == 0 and first.endswith("bye again\n") and
+      "stopping" in err and "4 lines from 3 of 3" in err and untouched(), first + out + err)
+
+p = subprocess.Popen([DDCTL, "--control", CTL, "--kmsg", fifo, "follow", "module virtio_net +p"],
+                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+w = os.open(fifo, os.O_WRONLY)
+os.write(w, LOG.encode())
+os.close(w)  # the end of the stand-in ends the session
+out, err = p.communicate(timeout=60)
+check("follow-fifo-end", p.returncode == 0 and len(out.splitlines()) == 4, out + err)
+
+# ---- bad input: a clear error, nothing written, no record --------------
+rc, out, err = run("follow", "module virtio_net +x")
+check("follow-bad-query", rc == 2 and 'query 1 "module virtio_net +x"' in err and untouched(), err)
+rc, out, err = run("follow")
+check("follow-no-query", rc == 2 and "follow needs at least one query" in err, err)
+rc, out, err = run("follow", "module virtio_net +p", kmsg=os.path.join(tmp, "nope"))
+check("follow-no-kmsg", rc == 1 and "nothing was changed" in err and untouched(), err)
+rc, out, err = run("--check", "follow", "module virtio +p")
+check("follow-check", rc == 0 and "query 2: module virtio +mfsl" in out and
+      "would change 2 sites" in out and untouched(), out + err)
+
+# ---- run ------------------------------------------------------------------
+rc, out, err = run("--since-boot", "run", "module virtio_net +p", "--", "sh", "-c", "exit 5")
+check("run-exit-status", rc == 5 and len(out.splitlines()) == 4 and untouched(), out + err)
+rc, out, err = run("run", "module virtio_net +p", "--", "/nonexistent/cmd")
+check("run-missing-command", rc == 127 and "cannot run /nonexistent/cmd" in err, err)
+rc, out, err = run("run", "module virtio_net +p")
+check("run-needs-dashdash", rc == 2 and "run needs queries, '--' and a command" in err, err)
+outfile = os.path.join(tmp, "lines.txt")
+rc, out, err = run("--since-boot", "run", "-o", outfile, "module", "virtio_net", "+p", "--", "true")
+check("run-output-file", rc == 0 and out == "" and
+      len(open(outfile).read().splitlines()) == 4, out + err)
+rc, out, err = run("run", "module virtio_net +p", "--", "sh", "-c", 'echo "$1"', "x", "-v")
+check("run-command-options-untouched", rc == 0 and out == "-v\n", out + err)
+
+# ---- session records ------------------------------------------------------
+sdir = os.path.join(ROOT, "run", "ddctl", "sessions")
+os.makedirs(sdir)
+dead = subprocess.Popen(["true"])
+dead.wait()
+record = ("pid=%d\nstarttime=1\nstart=1700000000\ncommand=ddctl follow module virtio_net +p\n"
+          "[during]\nmodule virtio_net =pmfsl\n[restore]\nmodule virtio_net =p\n" % dead.pid)
+with open(os.path.join(sdir, "%d-1.session" % dead.pid), "w") as f:
+    f.write(record)
+mine = open("/proc/self/stat").read().rsplit(")", 1)[1].split()[19]
+with open(os.path.join(sdir, "%d-%s.session" % (os.getpid(), mine)), "w") as f:
+    f.write(record.replace("pid=%d" % dead.pid, "pid=%d" % os.getpid())
+            .replace("starttime=1", "starttime=" + mine))
+rc, out, err = run("sessions")
+rows = out.splitlines()
+check("sessions-list", rc == 0 and rows[0].split() == ["PID", "STARTED", "STATE", "COMMAND"] and
+      any(r.split()[0] == str(dead.pid) and " ended " in r for r in rows) and
+      any(r.split()[0] == str(os.getpid()) and " running " in r for r in rows) and err == "",
+      out + err)
+rc, out, err = run("sessions", "--json")
+doc = json.loads(out) if rc == 0 else []
+check("sessions-json", rc == 0 and sorted(d["running"] for d in doc) == [False, True] and
+      doc[0]["restore"] == "module virtio_net =p\n", out + err)
+rc, out, err = run("list", "module", "virtio")
+check("ended-session-noticed", rc == 0 and
+      ("the session of pid %d (ddctl follow module virtio_net +p) ended without restoring"
+       % dead.pid) in err and str(os.getpid()) not in err, err)
+rc, out, err = run("--check", "sessions", "--restore")
+check("sessions-restore-check", rc == 0 and
+      ("session of pid %d (ddctl follow module virtio_net +p) would be restored" % dead.pid) in out
+      and len(os.listdir(sdir)) == 2 and open(CTL).read() == BEFORE, out + err)
+with open(os.path.join(sdir, "junk.session"), "w") as f:
+    f.write("not a record\n")
+rc, out, err = run("sessions")
+check("sessions-bad-record", rc == 0 and "junk.session: not a session record" in err, out + err)
+for n in os.listdir(sdir):
+    os.unlink(os.path.join(sdir, n))
+
+# ---- boot snapshot, reset, diff ------------------------------------------
+rc, out, err = run("reset", control=STOCK)
+check("reset-no-snapshot", rc == 1 and "no boot snapshot /run/ddctl/boot.conf" in err and
+      "nothing was changed" in err, err)
+rc, out, err = run("--check", "save", "--boot", control=ENABLED)
+boot = os.path.join(ROOT, "run", "ddctl", "boot.conf")
+check("save-boot-check-writes-nothing", rc == 0 and not os.path.exists(boot), out + err)
+rc, out, err = run("save", "--boot", control=ENABLED)
+text = open(boot).read() if os.path.exists(boot) else ""
+check("save-boot", rc == 0 and "module test_dynamic_debug =p" in text, out + err)
+rc, out, err = run("save", "--boot", control=STOCK)
+check("save-boot-kept", rc == 0 and "kept the boot snapshot" in out and open(boot).read() == text,
+      out + err)
+rc, out, err = run("--check", "reset", control=STOCK)
+check("reset-check", rc == 0 and "would change 15 sites" in out, out + err)
+rc, out, err = run("diff", boot, "-", control=STOCK)
+check("diff-text", rc == 0 and out.endswith("15 callsites differ\n") and
+      re.search(r"^\S+:\d+ \[virtio_ring\]\S+ =pfl -> =_$", out, re.M) is not None, out + err)
+rc, out, err = run("diff", "--json", boot, "-", control=STOCK)
+doc = json.loads(out) if rc == 0 else {}
+check("diff-json", rc == 0 and doc.get("count") == 15 and len(doc["differences"]) == 15 and
+      set(doc["differences"][0]) == {"file", "line", "module", "function", "a", "b"}, out + err)
+rc, out, err = run("diff", "-", "-", control=STOCK)
+check("diff-same", rc == 0 and out == "0 callsites differ\n", out + err)
+rc, out, err = run("diff", boot, control=STOCK)
+check("diff-usage", rc == 2 and "diff needs two states" in err, err)
+
+# ---- the unit: stale sessions and the boot snapshot before ddctl.d -----
+unit = open(os.path.join(SRC, "data", "ddctl.service.in")).read()
+execs = re.findall(r"^(ExecStart\w*)=(.*)$", unit, re.M)
+check("unit-start-order", execs == [
+    ("ExecStartPre", "@sbindir@/ddctl sessions --restore"),
+    ("ExecStartPre", "@sbindir@/ddctl save --boot"),
+    ("ExecStart", "@sbindir@/ddctl apply-config")], unit)
+
+subprocess.run(["rm", "-rf", tmp])
+tap.finish()
