@@ -48,42 +48,69 @@ int dd_flag_from_char(char c)
 	return c == '_' ? 0 : -1;
 }
 
-static int octal(char c)
-{
-	return c >= '0' && c <= '7' ? c - '0' : -1;
-}
-
 /*
- * Undo the escapes the kernel puts in formats: 6.12 escapes \t \r \n;
- * other kernels also \" \\ and octal \ooo. Works in place.
+ * How a kernel escapes formats in the control file (ddebug_proc_show()):
+ * 6.1 and later seq_escape_str(m, fmt, ESCAPE_SPACE, "\t\r\n\""), which
+ * turns only TAB, CR and LF into \t \r \n; earlier kernels
+ * seq_escape(m, fmt, "\t\r\n\""), ESCAPE_OCTAL: \011 \015 \012 \042.
+ * Every other byte, backslashes and (6.1+) quotes included, is raw. A raw
+ * backslash followed by what an escape looks like reads as that escape:
+ * the kernel prints both the same way.
  */
-static void unescape_format(char *s)
+enum escapes {
+	ESCAPES_SPACE,
+	ESCAPES_OCTAL,
+};
+
+static void unescape_format(char *s, enum escapes style)
 {
+	static const char octal[][4] = { "011", "012", "015", "042" };
+	static const char octal_to[] = { '\t', '\n', '\r', '"' };
 	char *out = s;
+	size_t i;
 
 	for (; *s; s++) {
-		if (*s != '\\' || !s[1]) {
+		if (*s != '\\') {
 			*out++ = *s;
 			continue;
 		}
-		switch (s[1]) {
-		case 'n': *out++ = '\n'; s++; continue;
-		case 't': *out++ = '\t'; s++; continue;
-		case 'r': *out++ = '\r'; s++; continue;
-		case 'v': *out++ = '\v'; s++; continue;
-		case 'f': *out++ = '\f'; s++; continue;
-		case '"': *out++ = '"'; s++; continue;
-		case '\\': *out++ = '\\'; s++; continue;
+		if (style == ESCAPES_SPACE && (s[1] == 'n' || s[1] == 't' || s[1] == 'r')) {
+			*out++ = s[1] == 'n' ? '\n' : s[1] == 't' ? '\t' : '\r';
+			s++;
+			continue;
 		}
-		if (octal(s[1]) >= 0 && octal(s[2]) >= 0 && octal(s[3]) >= 0) {
-			*out++ = (char)(octal(s[1]) * 64 + octal(s[2]) * 8 +
-					octal(s[3]));
+		for (i = 0; style == ESCAPES_OCTAL && i < ARRAY_SIZE(octal); i++)
+			if (!strncmp(s + 1, octal[i], 3))
+				break;
+		if (style == ESCAPES_OCTAL && i < ARRAY_SIZE(octal)) {
+			*out++ = octal_to[i];
 			s += 3;
 			continue;
 		}
 		*out++ = *s;
 	}
 	*out = '\0';
+}
+
+static size_t count_str(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
+/*
+ * Which kernel printed @text: nearly every format ends in a newline, which
+ * 6.1+ prints as \n" and older kernels as \012".
+ */
+static enum escapes detect_escapes(const char *text)
+{
+	return count_str(text, "\\012\"") > count_str(text, "\\n\"") ?
+	       ESCAPES_OCTAL : ESCAPES_SPACE;
 }
 
 static int parse_class(char *s, struct ddctl_site *site)
@@ -112,7 +139,7 @@ static int parse_class(char *s, struct ddctl_site *site)
 }
 
 /* Parse one NUL-terminated line in place. */
-static int parse_line(char *line, struct ddctl_site *site)
+static int parse_line(char *line, struct ddctl_site *site, enum escapes style)
 {
 	char *sp, *colon, *p, *end, *q;
 	unsigned long lineno;
@@ -162,7 +189,7 @@ static int parse_line(char *line, struct ddctl_site *site)
 	*q = '\0';
 	if (parse_class(q + 1, site) < 0)
 		return -1;
-	unescape_format((char *)site->format);
+	unescape_format((char *)site->format, style);
 	return 0;
 }
 
@@ -170,6 +197,7 @@ static int table_parse(struct ddctl_table *t)
 {
 	char *line = t->buf, *nl;
 	size_t n = 0, lines = 0, alloc = 0, lineno = 0;
+	enum escapes style = detect_escapes(t->buf);
 	char *p;
 
 	for (p = t->buf; (p = strchr(p, '\n')); p++)
@@ -187,7 +215,7 @@ static int table_parse(struct ddctl_table *t)
 			nl = line + strlen(line);
 		if (*line == '#' || *line == '\0')
 			continue;
-		if (parse_line(line, &t->sites[n]) < 0) {
+		if (parse_line(line, &t->sites[n], style) < 0) {
 			err(t->ctx, "control file line %zu is not a callsite: %.80s\n",
 			    lineno, line);
 			return -EBADMSG;

@@ -242,7 +242,15 @@ unsigned int ddctl_site_get_line(const struct ddctl_site *site);
 const char *ddctl_site_get_module(const struct ddctl_site *site);
 /** ddctl_site_get_function() - the function name. */
 const char *ddctl_site_get_function(const struct ddctl_site *site);
-/** ddctl_site_get_format() - the format with the kernel's escapes undone. */
+/**
+ * ddctl_site_get_format() - the format's bytes, the kernel's escapes undone:
+ * 6.1 and later print TAB, CR and LF as \t \r \n, older kernels TAB, LF,
+ * CR and '"' as \011 \012 \015 \042; everything else, backslashes and
+ * quotes included, is printed raw and read as printed (which of the two a
+ * table comes from is told by how its formats end). A raw backslash before
+ * what looks like an escape reads as that escape: the control file prints
+ * both alike.
+ */
 const char *ddctl_site_get_format(const struct ddctl_site *site);
 /** ddctl_site_get_flags() - the current flags, enum ddctl_flag. */
 unsigned int ddctl_site_get_flags(const struct ddctl_site *site);

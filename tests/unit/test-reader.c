@@ -24,9 +24,9 @@ static void test_hand_fixture(void **state)
 	/* 6.12 escapes only \t \r \n; a raw quote stays raw */
 	s = ddctl_table_get_site(t, 2);
 	assert_string_equal(ddctl_site_get_format(s), "probe %s\t\"x\"\n");
-	/* older kernels: \" \\ and octal */
+	/* 6.12 prints backslashes raw: \" \\ and \012 are what they show */
 	s = ddctl_table_get_site(t, 3);
-	assert_string_equal(ddctl_site_get_format(s), "old \"quoted\" \\ \n octal");
+	assert_string_equal(ddctl_site_get_format(s), "old \\\"quoted\\\" \\\\ \\012 octal");
 
 	s = ddctl_table_get_site(t, 4);
 	assert_int_equal(ddctl_site_get_flags(s),
@@ -49,6 +49,133 @@ static void test_hand_fixture(void **state)
 	s = ddctl_table_get_site(t, 10);
 	assert_string_equal(ddctl_site_get_file(s), "/tmp/out-of-tree/foo.c");
 	assert_null(ddctl_table_get_site(t, 11));
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+static struct ddctl_table *table_from(struct ddctl_ctx *ctx, const char *text)
+{
+	struct ddctl_table *t = NULL;
+
+	assert_int_equal(ddctl_table_new_from_buffer(ctx, text, strlen(text), &t), 0);
+	return t;
+}
+
+/*
+ * What each kernel prints (lib/dynamic_debug.c ddebug_proc_show()):
+ * 6.1 and later seq_escape_str(ESCAPE_SPACE, "\t\r\n\""): only TAB, CR
+ * and LF become \t \r \n, quotes and backslashes are printed raw; before
+ * 6.1 seq_escape(m, fmt, "\t\r\n\"") (ESCAPE_OCTAL): TAB, LF, CR and '"'
+ * become \011 \012 \015 \042, backslashes raw. Lines as those kernels
+ * print them (the first two as Debian's 6.1 and 6.12 show cifs and
+ * integrity sites).
+ */
+static const char lines_6_1[] =
+	"# filename:lineno [module]function flags format\n"
+	"fs/smb/client/smb2misc.c:861 [cifs]smb2_handle_cancelled_close =_ \"CIFS: %s: \\\\%s tid=0x%x\\n\"\n"
+	"security/integrity/digsig_asymmetric.c:29 [integrity]request_asymmetric_key =_ \"key search: \"%s\"\\n\"\n"
+	"a/b.c:3 [m]f =_ \"tab\\tcr\\r \\012 \\042 \\\" raw \\ in path\\n\"\n"
+	"a/b.c:4 [m]g =p \"\"\n";
+
+static const char lines_5_10[] =
+	"# filename:lineno [module]function flags format\n"
+	"fs/cifs/smb2misc.c:861 [cifs]smb2_handle_cancelled_close =_ \"CIFS: %s: \\\\%s tid=0x%x\\012\"\n"
+	"security/integrity/digsig_asymmetric.c:29 [integrity]request_asymmetric_key =_ \"key search: \\042%s\\042\\012\"\n"
+	"a/b.c:3 [m]f =_ \"tab\\011cr\\015 \\n \\t raw \\ in path\\012\"\n"
+	"a/b.c:4 [m]g =p \"\"\n";
+
+static void test_kernel_escapes(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = table_from(ctx, lines_6_1);
+
+	assert_string_equal(ddctl_site_get_format(ddctl_table_get_site(t, 0)),
+			    "CIFS: %s: \\\\%s tid=0x%x\n");
+	assert_string_equal(ddctl_site_get_format(ddctl_table_get_site(t, 1)),
+			    "key search: \"%s\"\n");
+	assert_string_equal(ddctl_site_get_format(ddctl_table_get_site(t, 2)),
+			    "tab\tcr\r \\012 \\042 \\\" raw \\ in path\n");
+	assert_string_equal(ddctl_site_get_format(ddctl_table_get_site(t, 3)), "");
+	ddctl_table_unref(t);
+
+	t = table_from(ctx, lines_5_10);
+	assert_string_equal(ddctl_site_get_format(ddctl_table_get_site(t, 0)),
+			    "CIFS: %s: \\\\%s tid=0x%x\n");
+	assert_string_equal(ddctl_site_get_format(ddctl_table_get_site(t, 1)),
+			    "key search: \"%s\"\n");
+	assert_string_equal(ddctl_site_get_format(ddctl_table_get_site(t, 2)),
+			    "tab\tcr\r \\n \\t raw \\ in path\n");
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+/* Format queries over raw backslashes and quotes: predicted as the kernel matches. */
+static void test_format_queries_on_raw_bytes(void **state)
+{
+	static const struct {
+		const char *query;
+		unsigned int matched;
+	} cases[] = {
+		{ "format \\\\\\\\%s +p", 1 },       /* two backslashes */
+		{ "format \\\\%s +p", 1 },               /* one: a substring */
+		{ "format ': \\\\\\\\%s tid' +p", 1 },
+		{ "format \\\\\\\\\\\\ +p", 0 },      /* three: none */
+		{ "format '\\\"%s\\\"' +p", 1 },          /* raw quotes */
+		{ "format \\\\012 +p", 1 },              /* raw backslash, 012 */
+		{ "format \\\\\\\" +p", 1 },          /* backslash quote */
+		{ "!format \\\\\\\\ +p", 3 },
+		{ "module cifs !format \\\\\\\\ +p", 0 },
+	};
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = table_from(ctx, lines_6_1);
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ddctl_queryset *set = test_parse(ctx, cases[i].query), *x = NULL;
+		struct ddctl_plan *plan = NULL;
+
+		assert_int_equal(ddctl_plan_new(set, t, &plan), 0);
+		if (ddctl_plan_get_matched(plan, 0) != cases[i].matched)
+			fail_msg("\"%s\": matched %u, expected %u", cases[i].query,
+				 ddctl_plan_get_matched(plan, 0), cases[i].matched);
+		/* the expansion names the same sites through their formats */
+		assert_int_equal(ddctl_queryset_expand(set, t, &x), 0);
+		ddctl_queryset_unref(x);
+		ddctl_plan_unref(plan);
+		ddctl_queryset_unref(set);
+	}
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+/* Debian 12's 6.1 kernel: cifs prints five formats with two backslash bytes. */
+static void test_debian_raw_backslashes(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = NULL;
+	struct ddctl_queryset *set;
+	struct ddctl_plan *plan = NULL;
+	char cmd[4096], *buf = malloc(4 << 20);
+	size_t len = 0, n;
+	FILE *p;
+
+	assert_non_null(buf);
+	snprintf(cmd, sizeof(cmd), "xz -dc %s/debian-6.1-control.txt.xz", FIXTURE_DIR);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while ((n = fread(buf + len, 1, (4 << 20) - len, p)) > 0)
+		len += n;
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(ddctl_table_new_from_buffer(ctx, buf, len, &t), 0);
+	free(buf);
+	assert_int_equal(ddctl_table_get_count(t), 30392);
+	set = test_parse(ctx, "module cifs format \\\\\\\\%s +p; format \\\\\\\\ +p; format '\"%s\"' +p");
+	assert_int_equal(ddctl_plan_new(set, t, &plan), 0);
+	assert_int_equal(ddctl_plan_get_matched(plan, 0), 5);
+	assert_int_equal(ddctl_plan_get_matched(plan, 1), 5);
+	assert_true(ddctl_plan_get_matched(plan, 2) >= 10);
+	ddctl_plan_unref(plan);
+	ddctl_queryset_unref(set);
 	ddctl_table_unref(t);
 	ddctl_unref(ctx);
 }
@@ -155,6 +282,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_fixture),
+		cmocka_unit_test(test_kernel_escapes),
+		cmocka_unit_test(test_format_queries_on_raw_bytes),
+		cmocka_unit_test(test_debian_raw_backslashes),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_empty_and_header),
 		cmocka_unit_test(test_missing_file),
