@@ -19,7 +19,7 @@
 #define RUN_DIR "/run/ddctl"
 #define BOOT_ID "/proc/sys/kernel/random/boot_id"
 
-static const char *run_dir(void)
+const char *run_dir(void)
 {
 	const char *dir = secure_getenv("DDCTL_RUN_DIR");
 

@@ -228,6 +228,9 @@ int procfs_write(struct ddctl_ctx *ctx, int fd, const char *buf,
 		 size_t len);
 int procfs_probe_negation(struct ddctl_ctx *ctx, const char *path);
 
+/* features.c: /run/ddctl, or $DDCTL_RUN_DIR (features cache, sessions) */
+const char *run_dir(void);
+
 /* features.c: negation probed at most once per boot */
 int features_probe_negation(struct ddctl_ctx *ctx, const char *path);
 int features_cache_read(const char *dir, const char *boot);

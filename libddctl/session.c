@@ -6,7 +6,8 @@
  * state the session's sites have while it runs and the exact script that
  * puts them back. The record is written (fsync'd, renamed into place)
  * before anything changes, so a session killed with SIGKILL is found and
- * undone later. Also the boot snapshot /run/ddctl/boot.conf.
+ * undone later. Also the boot snapshot /run/ddctl/boot.conf. The directory
+ * is $DDCTL_RUN_DIR when set (tests).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,10 +23,9 @@
 
 #include "libddctl-private.h"
 
-#define RUN_DIR "/run/ddctl"
-#define SESSION_DIR RUN_DIR "/sessions"
+#define SESSION_DIR "/sessions"
 #define SESSION_SUFFIX ".session"
-#define BOOT_STATE RUN_DIR "/boot.conf"
+#define BOOT_STATE "/boot.conf"
 #define RECORD_HEADER \
 	"# ddctl session record: run 'ddctl sessions --restore' to undo a\n" \
 	"# session that could not. [restore] is a query script ('ddctl -f').\n"
@@ -330,7 +330,7 @@ static char *one_line(const char *s)
 
 DDCTL_EXPORT int ddctl_session_save(struct ddctl_session *s, const char *command)
 {
-	const char *root = ctx_config_root(s->ctx);
+	const char *root = run_dir();
 	struct strbuf sb = { 0 };
 	char path[PATH_MAX];
 	int r;
@@ -523,7 +523,7 @@ DDCTL_EXPORT int ddctl_session_foreach(struct ddctl_ctx *ctx,
 	DIR *d;
 	int r = 0;
 
-	snprintf(dir, sizeof(dir), "%s%s", ctx_config_root(ctx), SESSION_DIR);
+	snprintf(dir, sizeof(dir), "%s%s", run_dir(), SESSION_DIR);
 	d = opendir(dir);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
@@ -569,7 +569,7 @@ DDCTL_EXPORT int ddctl_session_foreach(struct ddctl_ctx *ctx,
 
 DDCTL_EXPORT int ddctl_boot_state_save(struct ddctl_table *table)
 {
-	const char *root = ctx_config_root(table->ctx);
+	const char *root = run_dir();
 	char path[PATH_MAX], *text = NULL;
 	int r;
 
@@ -579,7 +579,7 @@ DDCTL_EXPORT int ddctl_boot_state_save(struct ddctl_table *table)
 		return -EEXIST;
 	r = ddctl_table_save(table, &text);
 	if (!r)
-		r = mkdir_p(root, RUN_DIR);
+		r = mkdir_p(root, "");
 	if (!r)
 		r = write_atomic(path, text, true);
 	free(text);
@@ -590,7 +590,7 @@ DDCTL_EXPORT int ddctl_boot_state_load(struct ddctl_ctx *ctx, char **text)
 {
 	char path[PATH_MAX];
 
-	if (snprintf(path, sizeof(path), "%s%s", ctx_config_root(ctx), BOOT_STATE) >=
+	if (snprintf(path, sizeof(path), "%s%s", run_dir(), BOOT_STATE) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	return read_text(path, text);

@@ -3,7 +3,7 @@
 """ddctl follow, run, sessions, reset and diff on the host (TAP output):
 a fixture control file whose followed sites already carry the decoration
 (so nothing is written), a kmsg stand-in (a file or a FIFO, --kmsg), session
-records in a temporary config root. The real kernel paths (changes,
+records in a temporary run directory (DDCTL_RUN_DIR). The real kernel paths (changes,
 restores, SIGKILL) are tested in the VM (tests/vm/guest/follow.sh)."""
 import json
 import os
@@ -49,7 +49,7 @@ with open(KMSG, "w") as f:
 
 
 def run(*args, control=CTL, kmsg=KMSG, stdin=None, root=ROOT):
-    env = dict(os.environ, DDCTL_CONFIG_ROOT=root, NO_COLOR="1")
+    env = dict(os.environ, DDCTL_RUN_DIR=os.path.join(root, "run", "ddctl"), NO_COLOR="1")
     p = subprocess.run([DDCTL, "--control", control, "--kmsg", kmsg, *args],
                        env=env, capture_output=True, text=True, input=stdin, timeout=60)
     return p.returncode, p.stdout, p.stderr
@@ -111,7 +111,7 @@ check("follow-f-file", rc == 0 and len(out.splitlines()) == 3 and
 fifo = os.path.join(tmp, "fifo")
 os.mkfifo(fifo)
 w = os.open(fifo, os.O_RDWR)
-env = dict(os.environ, DDCTL_CONFIG_ROOT=ROOT, NO_COLOR="1")
+env = dict(os.environ, DDCTL_RUN_DIR=os.path.join(ROOT, "run", "ddctl"), NO_COLOR="1")
 p = subprocess.Popen([DDCTL, "--control", CTL, "--kmsg", fifo, "follow", "module virtio_net +p"],
                      env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 os.write(w, LOG.encode())

@@ -19,7 +19,12 @@ static char root[] = "/tmp/ddctl-session-XXXXXX";
 
 static int setup(void **state)
 {
-	return mkdtemp(root) ? 0 : -1;
+	char dir[128];
+
+	if (!mkdtemp(root))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/run/ddctl", root);
+	return setenv("DDCTL_RUN_DIR", dir, 1);
 }
 
 static int teardown(void **state)
@@ -140,7 +145,6 @@ static void test_record_and_restore(void **state)
 	size_t skipped = 99;
 	char path[512];
 
-	assert_int_equal(ddctl_set_config_root(ctx, root), 0);
 	t = test_table(ctx, "hand-escapes.txt");
 	set = test_parse(ctx, "module virtio* +p; func do_prints -p");
 	assert_int_equal(ddctl_session_new(set, t, MFSL, &s), 0);
@@ -211,7 +215,6 @@ static void test_stale(void **state)
 	int status;
 	FILE *bad;
 
-	assert_int_equal(ddctl_set_config_root(ctx, root), 0);
 	t = test_table(ctx, "hand-escapes.txt");
 	set = test_parse(ctx, "module virtio +p");
 	pid = fork();
@@ -262,7 +265,6 @@ static void test_boot_state(void **state)
 	struct ddctl_table *t, *e;
 	char *text = NULL;
 
-	assert_int_equal(ddctl_set_config_root(ctx, root), 0);
 	assert_int_equal(ddctl_boot_state_load(ctx, &text), -ENOENT);
 	t = test_table(ctx, "hand-escapes.txt");
 	assert_int_equal(ddctl_boot_state_save(t), 0);
