@@ -1060,11 +1060,11 @@ size_t ddctl_session_get_change_count(const struct ddctl_session *session);
  * @session: session
  * @command: the command line, for `ddctl sessions`
  *
- * The record, /run/ddctl/sessions/PID-STARTTIME.session below the config
- * root (ddctl_set_config_root()), holds the pid and start time of the
- * calling process, @command, and the "during" and "restore" scripts. It
- * is written to a temporary file, fsync'd and renamed into place: call
- * this before committing the set.
+ * The record, /run/ddctl/sessions/PID-STARTTIME.session (the environment
+ * variable DDCTL_RUN_DIR replaces /run/ddctl), holds the pid and start
+ * time of the calling process, @command, and the "during" and "restore"
+ * scripts. It is written to a temporary file, fsync'd and renamed into
+ * place: call this before committing the set.
  *
  * Return: 0 or a negative errno (the log says which file).
  */
@@ -1127,7 +1127,7 @@ bool ddctl_session_is_running(const struct ddctl_session *session);
  * ddctl_boot_state_save() - keep @table as the boot snapshot
  * @table: the state the kernel booted with (before ddctl.d is applied)
  *
- * Writes /run/ddctl/boot.conf below the config root, as
+ * Writes /run/ddctl/boot.conf (below DDCTL_RUN_DIR when set), as
  * ddctl_table_save() gives it, atomically, unless it exists.
  *
  * Return: 0, -EEXIST when a snapshot exists (it is kept), or a negative
