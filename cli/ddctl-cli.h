@@ -56,7 +56,7 @@ int cli_parse_command_options(struct cli *cli, int argc, char **argv,
 			      int *consumed);
 bool cli_is_option_word(const char *word);
 void cli_command_usage(FILE *f, const struct cli_cmd *cmd, bool shell);
-void cli_print_options(FILE *f, bool shell);
+void cli_print_options(FILE *f, bool shell, const char *cmd);
 const char *const *cli_command_names(void);
 int cmd_save(struct cli *cli, int argc, char **argv);
 int cmd_restore(struct cli *cli, int argc, char **argv);

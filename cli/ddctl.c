@@ -71,8 +71,48 @@ static const struct opt opts[] = {
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-/* The option list of --help; @shell: only what applies to a shell line. */
-void cli_print_options(FILE *f, bool shell)
+/* Is the text before the ':' at @p + @n a list of command names? */
+static bool names_prefix(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(p[i] >= 'a' && p[i] <= 'z') && !strchr(", -", p[i]))
+			return false;
+	return n > 0;
+}
+
+/*
+ * Does option @o apply to command @cmd? Help text like "list, modules: ..."
+ * or "list: ...; follow, run: ..." names the commands it is for; without
+ * such a prefix it is for all.
+ */
+static bool applies_to(const struct opt *o, const char *cmd)
+{
+	const char *seg, *p;
+	bool restricted = false;
+	size_t n, w, len = cmd ? strlen(cmd) : 0;
+
+	for (seg = o->help; cmd && seg; seg = strstr(seg, "; ") ? strstr(seg, "; ") + 2 : NULL) {
+		n = strcspn(seg, ":;");
+		if (seg[n] != ':' || !names_prefix(seg, n))
+			continue;
+		restricted = true;
+		for (p = seg; p < seg + n; p += strspn(p, ", ")) {
+			w = strcspn(p, ",:");
+			if (w == len && !strncmp(p, cmd, len))
+				return true;
+			p += w;
+		}
+	}
+	return !restricted;
+}
+
+/*
+ * The option list of --help; @shell: only what applies to a shell line;
+ * @cmd: only what applies to that command (NULL: all).
+ */
+void cli_print_options(FILE *f, bool shell, const char *cmd)
 {
 	size_t i;
 
@@ -80,7 +120,8 @@ void cli_print_options(FILE *f, bool shell)
 		char left[40];
 		int c = opts[i].shortopt;
 
-		if (shell && !opts[i].shell)
+		if ((shell && !opts[i].shell) || !applies_to(&opts[i], cmd) ||
+		    (cmd && c == 'f'))
 			continue;
 		snprintf(left, sizeof(left), "%s%c%s--%s%s%s", c ? "-" : " ",
 			 c ? c : ' ', c ? ", " : "  ", opts[i].lo.name,
@@ -100,7 +141,7 @@ static void usage(FILE *f)
 			fprintf(f, "  %-12s %-9s %s\n", commands[i].name,
 				commands[i].args, commands[i].help);
 	fprintf(f, "\nOptions:\n");
-	cli_print_options(f, false);
+	cli_print_options(f, false, NULL);
 	fprintf(f, "\nA query is match-specs (func, file, module, format, line, class;\n"
 		   "module, file, func and format may be negated: '!module virtio*')\n"
 		   "followed by flags: [+-=][pmflts_]. Queries are separated by ';'.\n"
@@ -124,7 +165,7 @@ void cli_command_usage(FILE *f, const struct cli_cmd *cmd, bool shell)
 {
 	fprintf(f, "Usage: %s%s %s\n%s.\n\nOptions:\n", shell ? "" : "ddctl [OPTIONS] ",
 		cmd->name, cmd->args, cmd->help);
-	cli_print_options(f, shell);
+	cli_print_options(f, shell, cmd->name);
 }
 
 static int cmd_help(struct cli *cli, int argc, char **argv)

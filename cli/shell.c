@@ -328,7 +328,7 @@ static int sh_help(struct shell *sh, int argc, char **argv)
 		if (!shell_find(c->name) && cli_knows(c->name))
 			printf("  %-12s %-8s %s\n", c->name, c->args, c->help);
 	printf("\nOptions after a command apply to that line alone:\n");
-	cli_print_options(stdout, true);
+	cli_print_options(stdout, true, NULL);
 	printf("\nA line that starts with a match-spec (module virtio_net +p) is a\n"
 	       "query applied at once, or queued inside begin ... commit. A line\n"
 	       "ending in \\ continues on the next. Tab completes keywords, module,\n"

@@ -127,6 +127,10 @@ check("version", rc == 0 and out.startswith("ddctl "), out + err)
 rc, out, err = ddctl("set", "--help")
 check("command-help", rc == 0 and out.startswith("Usage: ddctl [OPTIONS] set QUERY") and
       "list" not in out.split("Options:")[0], out)
+check("command-help-only-its-options", "--check" in out and "--flags" not in out and
+      "--raw" not in out and "--keep-going" not in out, out)
+rc3, out3, err3 = ddctl("list", "--help")
+check("list-help-its-options", "--flags" in out3 and "--sort" in out3 and "--raw" not in out3, out3)
 rc2, out2, err2 = ddctl("help", "set")
 check("help-command", rc2 == 0 and out2 == out, out2 + err2)
 rc, out, err = ddctl("help")
