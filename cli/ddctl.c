@@ -305,6 +305,17 @@ static int hoist_options(int argc, char **argv, bool *dashdash, bool keep)
 	return nopt;
 }
 
+/* The long option names, NULL-terminated, for did-you-mean. */
+static const char *const *long_names(void)
+{
+	static const char *names[N_OPTS + 1];
+	size_t i;
+
+	for (i = 0; i < N_OPTS; i++)
+		names[i] = opts[i].lo.name;
+	return names;
+}
+
 static void option_error(struct cli *cli, int c, char **argv)
 {
 	const char *word = argv[optind - 1];
@@ -316,7 +327,8 @@ static void option_error(struct cli *cli, int c, char **argv)
 		cli_error(cli, "option '%s' needs an argument%s\n", word,
 			  cli->in_shell ? "" : " (see ddctl --help)");
 	else
-		cli_error(cli, "unknown option '%s' (see %s)\n", word,
+		cli_error(cli, "unknown option '%s'%s (see %s)\n", word,
+			  word[1] == '-' ? cli_suggest(word + 2, long_names()) : "",
 			  cli->in_shell ? "help" : "ddctl --help");
 }
 
