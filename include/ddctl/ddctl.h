@@ -142,11 +142,16 @@ enum ddctl_backend ddctl_get_backend(struct ddctl_ctx *ctx);
  * @ctx: context
  * @features: out: a mask of enum ddctl_feature
  *
- * Negation support is probed once per context by writing the query
- * `!module * +_`, which matches nothing on a kernel that supports negation
- * and is rejected by one that does not; either way no callsite changes.
- * Without write permission the probe reports no negation, which is safe:
- * the library then expands negated queries itself. A control path that is
+ * A kernel with the dyndbg netlink family (kernel-patches/ part 2) has
+ * negation and transactions: nothing is written. Elsewhere negation is
+ * probed by writing the query `!module * +_`, which matches nothing on a
+ * kernel that supports negation and is rejected by one that does not
+ * (which logs "unknown keyword" at error level); either way no callsite
+ * changes. The probe runs at most once per boot: its answer is kept in
+ * /run/ddctl/features ($DDCTL_RUN_DIR), keyed by
+ * /proc/sys/kernel/random/boot_id. Without write permission nothing is
+ * probed and, unless the cache says otherwise, no negation is reported,
+ * which is safe: the library then expands negated queries itself. A control path that is
  * not a kernel file (a test fixture) reports neither feature unless
  * ddctl_set_features() said otherwise.
  *
