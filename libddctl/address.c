@@ -18,8 +18,9 @@ struct addr {
 	bool *covered;
 	const char *flags;
 	struct strbuf *out;
-	size_t *idx;
+	size_t *idx; /* the selected sites, sorted */
 	size_t lo, hi; /* the (module, class) group in idx[] */
+	struct dd_sites m; /* what a candidate matches */
 };
 
 static int strcmp_null(const char *a, const char *b)
@@ -29,25 +30,35 @@ static int strcmp_null(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
+struct order {
+	const struct ddctl_table *t;
+	const size_t *module, *file, *func; /* index ranks: string order */
+};
+
+static int cmp_rank(const size_t *rank, size_t a, size_t b)
+{
+	return (rank[a] > rank[b]) - (rank[a] < rank[b]);
+}
+
 static int cmp_site(const void *pa, const void *pb, void *data)
 {
-	const struct ddctl_table *t = data;
-	const struct ddctl_site *a = &t->sites[*(const size_t *)pa];
-	const struct ddctl_site *b = &t->sites[*(const size_t *)pb];
+	const struct order *o = data;
+	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+	const struct ddctl_site *a = &o->t->sites[ia];
+	const struct ddctl_site *b = &o->t->sites[ib];
 	int r;
 
-	r = strcmp(a->module, b->module);
+	r = cmp_rank(o->module, ia, ib);
 	if (!r)
 		r = strcmp_null(a->class_name, b->class_name);
 	if (!r)
-		r = strcmp(a->file, b->file);
+		r = cmp_rank(o->file, ia, ib);
 	if (!r)
-		r = strcmp(a->function, b->function);
+		r = cmp_rank(o->func, ia, ib);
 	if (!r)
 		r = (a->line > b->line) - (a->line < b->line);
 	if (!r)
-		r = (*(const size_t *)pa > *(const size_t *)pb) -
-		    (*(const size_t *)pa < *(const size_t *)pb);
+		r = (ia > ib) - (ia < ib);
 	return r;
 }
 
@@ -82,16 +93,12 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 	    (depth == 2 && !q.spec[DD_SPEC_FUNC]) ||
 	    (depth == 4 && !q.spec[DD_SPEC_FORMAT]))
 		goto out;
-	r = 0;
-	for (i = a->lo; i < a->hi; i++) {
-		const struct ddctl_site *s = &a->t->sites[a->idx[i]];
-
-		if (ddctl_query_matches(&q, s) && !a->selected[a->idx[i]])
+	r = index_query_sites(a->t, &q, &a->m);
+	for (i = 0; !r && i < a->m.n; i++)
+		if (!a->selected[a->m.idx[i]])
 			goto out;
-	}
-	for (i = a->lo; i < a->hi; i++)
-		if (ddctl_query_matches(&q, &a->t->sites[a->idx[i]]))
-			a->covered[a->idx[i]] = true;
+	for (i = 0; !r && i < a->m.n; i++)
+		a->covered[a->m.idx[i]] = true;
 	r = strbuf_adds(a->out, q.spec[DD_SPEC_CLASS] ? "class " : "");
 	if (!r && q.spec[DD_SPEC_CLASS])
 		r = strbuf_add_word(a->out, q.spec[DD_SPEC_CLASS]);
@@ -186,21 +193,29 @@ int address_sites(struct ddctl_table *table, const bool *selected,
 {
 	struct addr a = { .t = table, .selected = selected,
 			  .flags = flags_word, .out = out };
-	size_t i, n = table->count;
+	struct order o = { .t = table };
+	size_t i, n = 0;
 	int r = 0;
 
-	a.idx = malloc((n + 1) * sizeof(*a.idx));
-	a.covered = calloc(n + 1, sizeof(*a.covered));
+	a.idx = malloc((table->count + 1) * sizeof(*a.idx));
+	a.covered = calloc(table->count + 1, sizeof(*a.covered));
 	if (!a.idx || !a.covered) {
 		r = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		a.idx[i] = i;
-	qsort_r(a.idx, n, sizeof(*a.idx), cmp_site, table);
+	o.module = index_ranks(table, DD_KEY_MODULE);
+	o.file = index_ranks(table, DD_KEY_FILE);
+	o.func = index_ranks(table, DD_KEY_FUNC);
+	if (!o.module || !o.file || !o.func) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < table->count; i++)
+		if (selected[i])
+			a.idx[n++] = i;
+	qsort_r(a.idx, n, sizeof(*a.idx), cmp_site, &o);
 	for (a.lo = 0; a.lo < n && r == 0; a.lo = a.hi) {
 		const struct ddctl_site *first = &table->sites[a.idx[a.lo]];
-		bool any = false;
 
 		for (a.hi = a.lo; a.hi < n; a.hi++) {
 			const struct ddctl_site *s = &table->sites[a.idx[a.hi]];
@@ -208,10 +223,7 @@ int address_sites(struct ddctl_table *table, const bool *selected,
 			if (strcmp(s->module, first->module) ||
 			    strcmp_null(s->class_name, first->class_name))
 				break;
-			any |= selected[a.idx[a.hi]];
 		}
-		if (!any)
-			continue;
 		if (dd_has_wildcard(first->module) ||
 		    (first->class_name && !*first->class_name)) {
 			err(table->ctx, "sites of module %s cannot be named by a query\n",
@@ -224,5 +236,6 @@ int address_sites(struct ddctl_table *table, const bool *selected,
 out:
 	free(a.idx);
 	free(a.covered);
+	free(a.m.idx);
 	return r;
 }

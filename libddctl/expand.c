@@ -18,14 +18,18 @@ static int expand_one(struct ddctl_table *t, const struct ddctl_query *q,
 		      struct strbuf *out)
 {
 	bool *selected = calloc(t->count + 1, sizeof(*selected));
-	size_t s;
+	struct dd_sites m = { 0 };
+	size_t i;
 	int r;
 
 	if (!selected)
 		return -ENOMEM;
-	for (s = 0; s < t->count; s++)
-		selected[s] = ddctl_query_matches(q, &t->sites[s]);
-	r = address_sites(t, selected, flags_word(q), out);
+	r = index_query_sites(t, q, &m);
+	for (i = 0; !r && i < m.n; i++)
+		selected[m.idx[i]] = true;
+	if (!r)
+		r = address_sites(t, selected, flags_word(q), out);
+	free(m.idx);
 	free(selected);
 	return r;
 }

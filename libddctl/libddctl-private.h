@@ -83,7 +83,27 @@ struct ddctl_table {
 	char *buf;
 	struct ddctl_site *sites;
 	size_t count;
+	struct dd_index *index; /* index.c, built on first use */
 };
+
+/* index.c: the sites a query matches, touching only candidates */
+enum dd_key {
+	DD_KEY_MODULE,
+	DD_KEY_FILE,
+	DD_KEY_FUNC,
+	DD_KEY_NR,
+};
+struct dd_sites {
+	size_t *idx; /* site indices, in no particular order */
+	size_t n, alloc;
+};
+struct ddctl_query;
+int index_query_sites(struct ddctl_table *t, const struct ddctl_query *q,
+		      struct dd_sites *out);
+bool index_has_value(struct ddctl_table *t, enum dd_key key, const char *value);
+void index_free(struct dd_index *x);
+/* the value ids of @key per site: sorting by them sorts by the strings */
+const size_t *index_ranks(struct ddctl_table *t, enum dd_key key);
 
 /* wildcard.c: the kernel's match_wildcard() */
 bool dd_match_wildcard(const char *pattern, const char *string);
@@ -121,6 +141,10 @@ struct ddctl_queryset {
 	char *error_word;
 	char *error_reason; /* the message without the query and word */
 };
+
+/* match.c */
+bool query_matches_but(const struct ddctl_query *q, const struct ddctl_site *site,
+		       enum dd_spec known);
 
 /* query.c */
 int queryset_append(struct ddctl_queryset *set, struct ddctl_query *q);

@@ -45,6 +45,13 @@ static bool spec_matches(const struct ddctl_query *q, enum dd_spec spec,
 DDCTL_EXPORT bool ddctl_query_matches(const struct ddctl_query *q,
 				      const struct ddctl_site *site)
 {
+	return query_matches_but(q, site, DD_SPEC_NR);
+}
+
+/* ddctl_query_matches() with the match-spec @known already known to match. */
+bool query_matches_but(const struct ddctl_query *q, const struct ddctl_site *site,
+		       enum dd_spec known)
+{
 	static const enum dd_spec specs[] = {
 		DD_SPEC_MODULE, DD_SPEC_FILE, DD_SPEC_FUNC, DD_SPEC_FORMAT,
 	};
@@ -64,7 +71,8 @@ DDCTL_EXPORT bool ddctl_query_matches(const struct ddctl_query *q,
 		return false;
 	}
 	for (i = 0; i < ARRAY_SIZE(specs); i++)
-		if (q->spec[specs[i]] && !spec_matches(q, specs[i], site))
+		if (q->spec[specs[i]] && specs[i] != known &&
+		    !spec_matches(q, specs[i], site))
 			return false;
 	if (q->first_line && site->line < q->first_line)
 		return false;

@@ -6,22 +6,25 @@
 
 #include "libddctl-private.h"
 
+/* Each query touches only the sites the table's index names as candidates. */
 static int plan_evaluate(struct ddctl_plan *plan)
 {
 	struct ddctl_table *t = plan->table;
 	struct ddctl_queryset *set = plan->set;
-	size_t i, s;
+	struct dd_sites m = { 0 };
+	size_t i, j, s;
+	int r = 0;
 
 	for (s = 0; s < t->count; s++)
 		plan->final[s] = t->sites[s].flags;
-	for (i = 0; i < set->count; i++) {
+	for (i = 0; !r && i < set->count; i++) {
 		const struct ddctl_query *q = &set->queries[i];
 
-		for (s = 0; s < t->count; s++) {
+		r = index_query_sites(t, q, &m);
+		for (j = 0; !r && j < m.n; j++) {
 			unsigned int n;
 
-			if (!ddctl_query_matches(q, &t->sites[s]))
-				continue;
+			s = m.idx[j];
 			plan->selected[s] = true;
 			plan->matched[i]++;
 			n = query_apply(q, plan->final[s]);
@@ -31,10 +34,11 @@ static int plan_evaluate(struct ddctl_plan *plan)
 			}
 		}
 	}
-	for (s = 0; s < t->count; s++)
+	free(m.idx);
+	for (s = 0; !r && s < t->count; s++)
 		if (plan->final[s] != t->sites[s].flags)
 			plan->changes[plan->nchanges++] = s;
-	return 0;
+	return r;
 }
 
 DDCTL_EXPORT int ddctl_plan_new(struct ddctl_queryset *set,

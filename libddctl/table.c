@@ -363,6 +363,7 @@ DDCTL_EXPORT struct ddctl_table *ddctl_table_unref(struct ddctl_table *table)
 		return table;
 	ddctl_unref(table->ctx);
 	ddctl_table_unref(table->parent);
+	index_free(table->index);
 	free(table->sites);
 	free(table->buf);
 	free(table);

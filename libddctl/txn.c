@@ -219,21 +219,21 @@ static bool query_is_redundant(struct ddctl_queryset *set, const bool *keep,
 			       size_t i, struct ddctl_table *t,
 			       const unsigned int *final)
 {
-	size_t s, j;
+	struct dd_sites m = { 0 };
+	bool same = index_query_sites(t, &set->queries[i], &m) == 0;
+	size_t k, s, j;
 
-	for (s = 0; s < t->count; s++) {
-		unsigned int f = t->sites[s].flags;
+	for (k = 0; same && k < m.n; k++) {
+		unsigned int f = t->sites[s = m.idx[k]].flags;
 
-		if (!ddctl_query_matches(&set->queries[i], &t->sites[s]))
-			continue;
 		for (j = 0; j < set->count; j++)
 			if (j != i && keep[j] &&
 			    ddctl_query_matches(&set->queries[j], &t->sites[s]))
 				f = query_apply(&set->queries[j], f);
-		if (f != final[s])
-			return false;
+		same = f == final[s];
 	}
-	return true;
+	free(m.idx);
+	return same;
 }
 
 #define REDUNDANCY_CHECK_MAX 64
@@ -286,7 +286,7 @@ static int build_text(struct ddctl_txn *txn, struct ddctl_queryset *set)
 static void resolve_aliases(struct ddctl_txn *txn)
 {
 	struct ddctl_table *t = txn->table;
-	size_t i, s;
+	size_t i;
 
 	for (i = 0; i < txn->set->count; i++) {
 		struct ddctl_query *q = &txn->set->queries[i];
@@ -296,8 +296,7 @@ static void resolve_aliases(struct ddctl_txn *txn)
 		if (!q->spec[DD_SPEC_MODULE] || q->negated[DD_SPEC_MODULE] ||
 		    dd_has_wildcard(q->spec[DD_SPEC_MODULE]))
 			continue;
-		for (s = 0; s < t->count && !known; s++)
-			known = !strcmp(t->sites[s].module, q->spec[DD_SPEC_MODULE]);
+		known = index_has_value(t, DD_KEY_MODULE, q->spec[DD_SPEC_MODULE]);
 		if (known || ddctl_module_resolve(txn->ctx, q->spec[DD_SPEC_MODULE],
 						  &name) < 0)
 			continue;

@@ -152,22 +152,10 @@ static void test_format_queries_on_raw_bytes(void **state)
 static void test_debian_raw_backslashes(void **state)
 {
 	struct ddctl_ctx *ctx = test_ctx();
-	struct ddctl_table *t = NULL;
+	struct ddctl_table *t = test_table_xz(ctx, "debian-6.1-control.txt.xz");
 	struct ddctl_queryset *set;
 	struct ddctl_plan *plan = NULL;
-	char cmd[4096], *buf = malloc(4 << 20);
-	size_t len = 0, n;
-	FILE *p;
 
-	assert_non_null(buf);
-	snprintf(cmd, sizeof(cmd), "xz -dc %s/debian-6.1-control.txt.xz", FIXTURE_DIR);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while ((n = fread(buf + len, 1, (4 << 20) - len, p)) > 0)
-		len += n;
-	assert_int_equal(pclose(p), 0);
-	assert_int_equal(ddctl_table_new_from_buffer(ctx, buf, len, &t), 0);
-	free(buf);
 	assert_int_equal(ddctl_table_get_count(t), 30392);
 	set = test_parse(ctx, "module cifs format \\\\\\\\%s +p; format \\\\\\\\ +p; format '\"%s\"' +p");
 	assert_int_equal(ddctl_plan_new(set, t, &plan), 0);

@@ -35,6 +35,27 @@ static inline struct ddctl_table *test_table(struct ddctl_ctx *ctx,
 	return t;
 }
 
+/* A table from an xz-compressed fixture (decompressed with xz -dc). */
+static inline struct ddctl_table *test_table_xz(struct ddctl_ctx *ctx,
+						const char *fixture)
+{
+	struct ddctl_table *t = NULL;
+	char cmd[4096], *buf = malloc(16 << 20);
+	size_t len = 0, n;
+	FILE *p;
+
+	assert_non_null(buf);
+	snprintf(cmd, sizeof(cmd), "xz -dc %s/%s", FIXTURE_DIR, fixture);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while ((n = fread(buf + len, 1, (16 << 20) - len, p)) > 0)
+		len += n;
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(ddctl_table_new_from_buffer(ctx, buf, len, &t), 0);
+	free(buf);
+	return t;
+}
+
 static inline struct ddctl_queryset *test_parse(struct ddctl_ctx *ctx,
 						const char *text)
 {
