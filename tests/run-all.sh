@@ -7,7 +7,7 @@
 #      coverage it reached (build-fuzz/),
 #   4. the Debian packages: dpkg-buildpackage from a clean export of HEAD,
 #      lintian, the packaged ddctl and libddctl-dev at work (tests/pkg/check-deb.sh),
-#   5. the parse benchmark (numbers only, never a pass/fail),
+#   5. the parse and scale benchmarks (numbers only, never a pass/fail),
 # then prints the totals over everything as "N passed, N failed".
 # DDCTL_SKIP_VM=1 leaves out the QEMU suite (for quick local runs);
 # DDCTL_SKIP_PKG=1 leaves out the Debian packages (and their build tools);
@@ -100,6 +100,8 @@ fi
 
 echo "== benchmark: parse+filter a 100k-site control file (numbers, not a test)"
 build/tests/bench-parse 100000 || true
+echo "== benchmark: distribution scale, Debian's 30k-site table and 10^5 sites (numbers, not a test)"
+build/tests/bench-scale tests/fixtures/debian-6.1-control.txt.xz || true
 
 python3 - "$((fuzz_pass + pkg_pass))" "$((fuzz_fail + pkg_fail))" "${logs[@]}" <<'PY'
 import json, re, sys
