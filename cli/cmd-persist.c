@@ -36,15 +36,30 @@ static int own_options(const char *module, const char *options,
 	return 0;
 }
 
-/* persist --json: {"file":PATH,"modules":[{"module":M,"options":O}]}. */
-static void print_json(struct cli *cli, const char *path)
+/* The "options MODULE ..." lines of @text as JSON members; @text is cut up. */
+static void print_options_lines(struct written *w, char *text)
+{
+	char *line, *save = NULL, *opts, module[256];
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "options %255s", module) != 1)
+			continue;
+		opts = strstr(line, module) + strlen(module);
+		print_module(w, module, opts + strspn(opts, " "));
+	}
+}
+
+/*
+ * persist --json: {"file":PATH,"modules":[{"module":M,"options":O}]}, from
+ * @text (what is or would be written) or else the file ddctl wrote.
+ */
+static void print_json(struct cli *cli, const char *path, char *text)
 {
 	struct written w = { path, 0 };
-	char line[8192], module[256], *opts;
-	FILE *f;
+	char *own = NULL;
 
 	printf("{\"file\":");
-	if (!path) {
+	if (!path && !text) {
 		ddctl_module_foreach_persistent(cli->ctx, own_options, &w);
 		if (!w.file)
 			printf("null,\"modules\":[");
@@ -52,19 +67,36 @@ static void print_json(struct cli *cli, const char *path)
 		printf("]}\n");
 		return;
 	}
-	json_string(stdout, path);
+	if (path)
+		json_string(stdout, path);
+	else
+		printf("null");
 	printf(",\"modules\":[");
-	f = fopen(path, "re");
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "options %255s", module) != 1)
-			continue;
-		opts = strstr(line, module) + strlen(module);
-		print_module(&w, module, opts + strspn(opts, " "));
-	}
-	if (f)
-		fclose(f);
+	if (!text)
+		text = own = cli_read_file(path);
+	if (text)
+		print_options_lines(&w, text);
+	free(own);
 	printf("]}\n");
+}
+
+/* persist --check: the text that would be written, written nowhere. */
+static int persist_check(struct cli *cli, struct ddctl_queryset *set,
+			 const char *path)
+{
+	char *text = NULL;
+	int r = ddctl_config_format_modprobe(set, &text);
+
+	if (r < 0) {
+		cli_error(cli, "%s\n", strerror(-r));
+		return EXIT_REFUSED;
+	}
+	if (cli->json)
+		print_json(cli, path, text);
+	else
+		printf("would write %s:\n%s", path ? path : "/etc/modprobe.d/ddctl.conf", text);
+	free(text);
+	return EXIT_OK;
 }
 
 int cmd_persist(struct cli *cli, int argc, char **argv)
@@ -79,12 +111,17 @@ int cmd_persist(struct cli *cli, int argc, char **argv)
 	st = cli_load_config(cli, &set);
 	if (st)
 		return st;
+	if (cli->check) {
+		st = persist_check(cli, set, argc ? argv[0] : NULL);
+		ddctl_queryset_unref(set);
+		return st;
+	}
 	r = ddctl_config_write_modprobe(set, argc ? argv[0] : NULL);
 	ddctl_queryset_unref(set);
 	if (r < 0)
 		return EXIT_REFUSED;
 	if (cli->json)
-		print_json(cli, argc ? argv[0] : NULL);
+		print_json(cli, argc ? argv[0] : NULL, NULL);
 	return EXIT_OK;
 }
 

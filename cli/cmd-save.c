@@ -35,11 +35,37 @@ static void print_json(const char *path, const char *text)
 	printf("]}\n");
 }
 
+/*
+ * The script to @path (all or nothing, see ddctl_file_write()) or stdout.
+ * --check writes no file: it prints what would be written.
+ */
+static int save_output(struct cli *cli, const char *path, const char *text)
+{
+	int r;
+
+	if (path && cli->check) {
+		if (cli->json)
+			print_json(path, text);
+		else
+			printf("would write %s:\n%s", path, text);
+		return EXIT_OK;
+	}
+	if (path) {
+		r = ddctl_file_write(cli->ctx, path, text, strlen(text), 0);
+		if (r < 0)
+			return EXIT_REFUSED; /* libddctl said why */
+	} else if (!cli->json && fputs(text, stdout) < 0) {
+		return EXIT_REFUSED; /* main() reports it */
+	}
+	if (cli->json)
+		print_json(path, text);
+	return EXIT_OK;
+}
+
 int cmd_save(struct cli *cli, int argc, char **argv)
 {
 	struct ddctl_table *table = NULL;
 	char *text = NULL;
-	FILE *f = stdout;
 	int r, st;
 
 	if (cli->boot && argc > 0) {
@@ -61,42 +87,32 @@ int cmd_save(struct cli *cli, int argc, char **argv)
 		cli_error(cli, "cannot save the state: %s\n", strerror(-r));
 		return EXIT_REFUSED;
 	}
-	if (argc == 1 && strcmp(argv[0], "-"))
-		f = fopen(argv[0], "we");
-	else if (cli->json)
-		f = NULL; /* only the JSON on stdout */
-	st = !f || fputs(text, f) >= 0 ? EXIT_OK : EXIT_REFUSED;
-	if (f && f != stdout && fclose(f))
-		st = EXIT_REFUSED;
-	if (argc == 1 && strcmp(argv[0], "-") && !f)
-		st = EXIT_REFUSED;
-	if (st)
-		cli_error(cli, "cannot write %s: %s\n", argv[0],
-			strerror(errno));
-	else if (cli->json)
-		print_json(argc == 1 && strcmp(argv[0], "-") ? argv[0] : NULL, text);
+	st = save_output(cli, argc == 1 && strcmp(argv[0], "-") ? argv[0] : NULL, text);
 	free(text);
 	return st;
 }
+
+/* A ddctl save starts so; without queries it is the default state. */
+#define SAVE_MAGIC "# ddctl saved state"
 
 int cmd_restore(struct cli *cli, int argc, char **argv)
 {
 	struct ddctl_queryset *script = NULL, *set = NULL;
 	struct ddctl_table *table = NULL;
-	char *text;
+	char *text = NULL;
 	int r, st;
 
 	if (argc != 1) {
 		cli_error(cli, "restore needs one FILE ('-' is stdin)\n");
 		return EXIT_USAGE;
 	}
-	text = cli_read_file(argv[0]);
-	if (!text) {
-		cli_error(cli, "cannot read %s: %s\n", argv[0], strerror(errno));
-		return EXIT_REFUSED;
+	st = cli_parse_file(cli, argv[0], &script, &text);
+	/* no queries: "all default" only when ddctl saved it so */
+	if (!st && ddctl_queryset_get_count(script) == 0 &&
+	    strncmp(text, SAVE_MAGIC, strlen(SAVE_MAGIC))) {
+		st = cli_nothing_to_change(cli);
+		goto out;
 	}
-	st = cli_parse_queries(cli, text, 0, &script);
-	free(text);
 	if (!st)
 		st = cli_read_table(cli, &table);
 	if (st)
@@ -109,6 +125,7 @@ int cmd_restore(struct cli *cli, int argc, char **argv)
 		st = cli_commit_set(cli, set, table);
 	}
 out:
+	free(text);
 	ddctl_queryset_unref(set);
 	ddctl_queryset_unref(script);
 	ddctl_table_unref(table);

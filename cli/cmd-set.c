@@ -170,6 +170,17 @@ out:
 	return st;
 }
 
+/* A file of only comments and blank lines: a valid set that changes nothing. */
+int cli_nothing_to_change(struct cli *cli)
+{
+	if (cli->json)
+		printf("{\"queries\":[],\"changes\":[],\"writes\":0,\"split\":false,"
+		       "\"expanded\":false,\"verified\":false,\"keys_patched\":null}\n");
+	else if (!cli->quiet)
+		printf("nothing to change\n");
+	return EXIT_OK;
+}
+
 int cmd_set(struct cli *cli, int argc, char **argv)
 {
 	struct ddctl_queryset *set = NULL;
@@ -177,21 +188,20 @@ int cmd_set(struct cli *cli, int argc, char **argv)
 	int st;
 
 	if (cli->file) {
-		text = cli_read_file(cli->file);
-		if (!text) {
-			cli_error(cli, "cannot read %s: %s\n", cli->file,
-				strerror(errno));
-			return EXIT_REFUSED;
-		}
-	} else {
-		if (argc < 1) {
-			cli_error(cli, "set needs at least one query\n");
-			return EXIT_USAGE;
-		}
-		text = cli_join_args(argc, argv);
-		if (!text)
-			return EXIT_REFUSED;
+		st = cli_parse_file(cli, cli->file, &set, NULL);
+		if (!st && ddctl_queryset_get_count(set) == 0)
+			st = cli_nothing_to_change(cli);
+		else if (!st)
+			st = cli_commit_set(cli, set, NULL);
+		goto out;
 	}
+	if (argc < 1) {
+		cli_error(cli, "set needs at least one query\n");
+		return EXIT_USAGE;
+	}
+	text = cli_join_args(argc, argv);
+	if (!text)
+		return EXIT_REFUSED;
 	st = cli_parse_queries(cli, text, 0, &set);
 	free(text);
 	if (st)

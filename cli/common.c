@@ -181,19 +181,16 @@ int cli_read_table(struct cli *cli, struct ddctl_table **table)
 	return r < 0 ? EXIT_REFUSED : EXIT_OK;
 }
 
-int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
-		      struct ddctl_queryset **set)
+/* The outcome of parsing into @set: the error, if any, once. */
+static int parse_status(struct cli *cli, struct ddctl_queryset *set, int r)
 {
-	int r = ddctl_queryset_new(cli->ctx, set);
 	const char *word;
 
-	if (r == 0)
-		r = ddctl_queryset_parse(*set, text, flags);
 	if (r == -EINVAL) {
 		static const char *const keywords[] = { "func", "file", "module",
 			"format", "line", "class", NULL };
 		unsigned int index, column;
-		const char *msg = ddctl_queryset_get_error(*set, &index, &column, &word);
+		const char *msg = ddctl_queryset_get_error(set, &index, &column, &word);
 
 		pending.query = (int)index;
 		pending.column = (int)column;
@@ -209,6 +206,45 @@ int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
 		return EXIT_REFUSED;
 	}
 	return EXIT_OK;
+}
+
+int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
+		      struct ddctl_queryset **set)
+{
+	int r = ddctl_queryset_new(cli->ctx, set);
+
+	if (r == 0)
+		r = ddctl_queryset_parse(*set, text, flags);
+	return parse_status(cli, *set, r);
+}
+
+/*
+ * The queries of file @path ('-': stdin), errors named FILE:LINE. A file
+ * that cannot be read (a directory, an I/O error) is an error, never an
+ * empty set. @text, when not NULL, gets the file's contents.
+ */
+int cli_parse_file(struct cli *cli, const char *path, struct ddctl_queryset **set,
+		   char **text)
+{
+	const char *name = strcmp(path, "-") ? path : "stdin";
+	size_t len = 0;
+	char *buf = cli_read_text(path, &len);
+	int r;
+
+	*set = NULL;
+	if (!buf) {
+		cli_error(cli, "cannot read %s: %s; nothing was changed\n", name,
+			strerror(errno));
+		return EXIT_REFUSED;
+	}
+	r = ddctl_queryset_new(cli->ctx, set);
+	if (r == 0)
+		r = ddctl_queryset_parse_buffer(*set, name, buf, len, 0);
+	if (text)
+		*text = buf;
+	else
+		free(buf);
+	return parse_status(cli, *set, r);
 }
 
 /* An argument that is a query of its own: "module a +p", "a +p; b -p". */
@@ -261,30 +297,61 @@ char *cli_join_args(int argc, char **argv)
 	return s;
 }
 
-char *cli_read_file(const char *path)
+/*
+ * The whole of @path ('-': stdin) and its length, NUL-terminated; NULL with
+ * errno set when it cannot be opened or read (a directory: EISDIR).
+ */
+char *cli_read_text(const char *path, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	size_t len = 0, alloc = 4096, n;
+	size_t alloc = 4096, n;
 	char *buf, *tmp;
+	int e = 0;
 
+	*len = 0;
 	if (!f)
 		return NULL;
 	buf = malloc(alloc);
-	while (buf && (n = fread(buf + len, 1, alloc - len - 1, f)) > 0) {
-		len += n;
-		if (alloc - len < 2) {
+	while (buf && (n = fread(buf + *len, 1, alloc - *len - 1, f)) > 0) {
+		*len += n;
+		if (alloc - *len < 2) {
 			alloc *= 2;
 			tmp = realloc(buf, alloc);
-			if (!tmp) {
+			if (!tmp)
 				free(buf);
-				buf = NULL;
-			}
 			buf = tmp;
 		}
 	}
-	if (buf)
-		buf[len] = '\0';
+	if (!buf)
+		e = ENOMEM;
+	else if (ferror(f))
+		e = errno ? errno : EIO;
 	if (f != stdin)
 		fclose(f);
+	if (e) {
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	buf[*len] = '\0';
 	return buf;
+}
+
+char *cli_read_file(const char *path)
+{
+	size_t len;
+
+	return cli_read_text(path, &len);
+}
+
+/* Standard output, checked: a full disk or closed pipe is an error. */
+int cli_check_stdout(struct cli *cli, int st)
+{
+	if (cli_pager_running())
+		return st;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return st;
+	cli_error(cli, "cannot write standard output: %s\n",
+		errno ? strerror(errno) : "I/O error");
+	return st ? st : EXIT_REFUSED;
 }

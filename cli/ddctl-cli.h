@@ -91,6 +91,11 @@ int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
 		      struct ddctl_queryset **set);
 char *cli_join_args(int argc, char **argv);
 char *cli_read_file(const char *path);
+char *cli_read_text(const char *path, size_t *len);
+int cli_parse_file(struct cli *cli, const char *path, struct ddctl_queryset **set,
+		   char **text);
+int cli_check_stdout(struct cli *cli, int st);
+int cli_nothing_to_change(struct cli *cli);
 int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 		   struct ddctl_table *table);
 int cli_load_config(struct cli *cli, struct ddctl_queryset **set);
@@ -121,6 +126,7 @@ void cli_progress_attach(struct cli *cli, struct ddctl_txn *txn);
 unsigned int cli_output_width(void);
 void cli_pager_start(struct cli *cli);
 void cli_pager_end(void);
+bool cli_pager_running(void);
 
 /* json.c */
 size_t utf8_len(const unsigned char *p);

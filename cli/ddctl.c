@@ -64,6 +64,7 @@ static const struct opt opts[] = {
 	{ { "kmsg", required_argument, NULL, 1006 }, 0, false, "PATH", "follow, run: read the kernel log from PATH (/dev/kmsg format)" },
 	{ { "restore", no_argument, NULL, 1007 }, 0, true, NULL, "sessions: restore the callsites of ended sessions" },
 	{ { "boot", no_argument, NULL, 1008 }, 0, true, NULL, "save: the boot snapshot /run/ddctl/boot.conf, unless it exists" },
+	{ { "capture-writes", required_argument, NULL, 1009 }, 0, false, "FILE", "append what would be written to the kernel to FILE instead (tests)" },
 	{ { "help", no_argument, NULL, 'h' }, 'h', true, NULL, "show this help" },
 	{ { "version", no_argument, NULL, 'V' }, 'V', false, NULL, "show the version" },
 };
@@ -408,6 +409,10 @@ static int parse_options(struct cli *cli, int argc, char **argv,
 		case 1006: cli->kmsg = optarg; break;
 		case 1007: cli->restore = true; break;
 		case 1008: cli->boot = true; break;
+		case 1009:
+			if (ddctl_set_write_capture(cli->ctx, optarg) < 0)
+				return EXIT_REFUSED;
+			break;
 		case 'C':
 			if (ddctl_set_control_path(cli->ctx, optarg) < 0)
 				return EXIT_REFUSED;
@@ -513,6 +518,7 @@ int main(int argc, char **argv)
 	}
 	r = cli_run_command(&cli, argc < 1 ? 1 : argc, argc < 1 ? shell : argv);
 out:
+	r = cli_check_stdout(&cli, r);
 	cli_json_errors(r);
 	cli_pager_end();
 	ddctl_unref(cli.ctx);

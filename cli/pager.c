@@ -89,6 +89,11 @@ void cli_pager_start(struct cli *cli)
 	signal(SIGPIPE, SIG_IGN); /* the user may quit the pager early */
 }
 
+bool cli_pager_running(void)
+{
+	return pager_pid != 0;
+}
+
 /* Wait for the pager to finish reading. */
 void cli_pager_end(void)
 {

@@ -10,10 +10,25 @@
 /* Matches nothing on a kernel with negation; rejected by one without. */
 #define NEGATION_PROBE "!module * +_\n"
 
+/*
+ * The control file for writing; only the kernel's (procfs, debugfs), or
+ * the capture file ddctl_set_write_capture() named instead.
+ */
 int procfs_open(struct ddctl_ctx *ctx, const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd;
 
+	if (ctx->write_capture) {
+		path = ctx->write_capture;
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
+			  O_CLOEXEC, 0644);
+	} else if (!ctx_control_is_kernel(ctx)) {
+		err(ctx, "%s is not the kernel's control file (not on procfs or debugfs): nothing written\n",
+		    path);
+		return -EMEDIUMTYPE;
+	} else {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	}
 	if (fd < 0) {
 		fd = -errno;
 		err(ctx, "cannot open %s for writing: %s%s\n", path,

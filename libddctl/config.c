@@ -109,12 +109,33 @@ static void free_dropins(struct dropin *list, size_t n)
 	free(list);
 }
 
-/* A name whose winning file is /dev/null (or any device) is masked. */
+/*
+ * A name whose winning file is /dev/null (or any device) is masked; a
+ * directory is not: reading it fails, as it must.
+ */
 static bool is_masked(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode));
+}
+
+/*
+ * A symlink to nothing is skipped (the rest still applies); a drop-in
+ * anyone may write is applied with a warning.
+ */
+static bool is_skipped(struct ddctl_ctx *ctx, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 && errno == ENOENT && lstat(path, &st) == 0) {
+		warn(ctx, "warning: %s is a symbolic link to nothing: skipped\n", path);
+		return true;
+	}
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & S_IWOTH))
+		warn(ctx, "warning: %s is writable by every user: anyone can change what it does\n",
+		     path);
+	return false;
 }
 
 DDCTL_EXPORT int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
@@ -141,7 +162,7 @@ DDCTL_EXPORT int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
 	for (i = 0; !r && i < n; i++) {
 		if (is_masked(list[i].path))
 			dbg(ctx, "%s is masked\n", list[i].path);
-		else
+		else if (!is_skipped(ctx, list[i].path))
 			r = fn(list[i].path, data);
 	}
 	free_dropins(list, n);
@@ -163,30 +184,70 @@ static void config_error(struct ddctl_queryset *set, const char *path,
 	set->error = msg;
 }
 
-static int load_text(struct ddctl_queryset *set, const char *path, char *text)
+/* The error at @name:@line for a byte that has no place in a text file. */
+static void nul_error(struct ddctl_queryset *set, const char *name,
+		      unsigned int line, size_t column)
 {
+	char *msg;
+
+	if (asprintf(&msg, "%s:%u: column %zu: a NUL byte (not a text file): nothing applied",
+		     name, line, column) < 0)
+		return;
+	free(set->error);
+	free(set->error_word);
+	free(set->error_reason);
+	set->error = msg;
+	set->error_word = NULL;
+	set->error_reason = strdup("a NUL byte (not a text file)");
+	set->error_index = (unsigned int)set->count + 1;
+	set->error_column = (unsigned int)column;
+}
+
+DDCTL_EXPORT int ddctl_queryset_parse_buffer(struct ddctl_queryset *set,
+					     const char *name, const char *buf,
+					     size_t len, unsigned int flags)
+{
+	size_t first = set->count, n;
+	const char *p = buf, *end = buf + len, *nl, *nul;
 	unsigned int line = 0;
-	char *p, *nl;
+	char *text;
 	int r = 0;
 
-	for (p = text; p && !r; p = nl) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl++ = '\0';
+	for (; p < end && !r; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - p);
 		line++;
-		r = ddctl_queryset_parse(set, p, 0);
+		nul = memchr(p, '\0', n);
+		if (nul) {
+			nul_error(set, name, line, (size_t)(nul - p) + 1);
+			r = -EINVAL;
+			break;
+		}
+		text = strndup(p, n);
+		if (!text) {
+			r = -ENOMEM;
+			break;
+		}
+		r = ddctl_queryset_parse(set, text, flags);
 		if (r == -EINVAL)
-			config_error(set, path, line, p);
+			config_error(set, name, line, text);
+		free(text);
+	}
+	if (r < 0) {
+		while (set->count > first)
+			query_release(&set->queries[--set->count]);
 	}
 	return r;
 }
 
-static char *read_text(struct ddctl_ctx *ctx, const char *path)
+static char *read_text(struct ddctl_ctx *ctx, const char *path, size_t *len)
 {
 	struct strbuf sb = { 0 };
 	char buf[4096];
 	size_t n;
-	bool bad;
+	int e = 0;
 	FILE *f = fopen(path, "re");
 
 	if (!f) {
@@ -194,15 +255,19 @@ static char *read_text(struct ddctl_ctx *ctx, const char *path)
 		return NULL;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		if (strbuf_add(&sb, buf, n) < 0)
+		if (strbuf_add(&sb, buf, n) < 0) {
+			e = ENOMEM;
 			break;
-	bad = !feof(f);
+		}
+	if (!e && ferror(f))
+		e = errno ? errno : EIO;
 	fclose(f);
-	if (bad) {
-		err(ctx, "cannot read %s\n", path);
+	if (e || (!sb.buf && strbuf_add(&sb, "", 0) < 0)) {
+		err(ctx, "cannot read %s: %s\n", path, strerror(e ? e : ENOMEM));
 		strbuf_release(&sb);
 		return NULL;
 	}
+	*len = sb.len;
 	return strbuf_steal(&sb);
 }
 
@@ -214,13 +279,14 @@ struct load {
 static int load_file(const char *path, void *data)
 {
 	struct load *l = data;
-	char *text = read_text(l->set->ctx, path);
+	size_t len = 0;
+	char *text = read_text(l->set->ctx, path, &len);
 	int r;
 
 	if (!text)
 		return -EIO;
 	info(l->set->ctx, "configuration: %s\n", path);
-	r = load_text(l->set, path, text);
+	r = ddctl_queryset_parse_buffer(l->set, path, text, len, 0);
 	free(text);
 	l->files++;
 	return r;

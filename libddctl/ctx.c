@@ -65,7 +65,7 @@ DDCTL_EXPORT int ddctl_new(struct ddctl_ctx **out)
 		return -ENOMEM;
 	ctx->refcount = 1;
 	ctx->log_fn = log_stderr;
-	ctx->log_priority = LOG_ERR;
+	ctx->log_priority = LOG_WARNING;
 	env = secure_getenv("DDCTL_LOG");
 	if (env)
 		ctx->log_priority = log_priority_from_string(env);
@@ -87,6 +87,7 @@ DDCTL_EXPORT struct ddctl_ctx *ddctl_unref(struct ddctl_ctx *ctx)
 	kmod_unref(ctx->kmod);
 	free(ctx->control_path);
 	free(ctx->config_root);
+	free(ctx->write_capture);
 	free(ctx);
 	return NULL;
 }
@@ -126,6 +127,18 @@ DDCTL_EXPORT int ddctl_set_control_path(struct ddctl_ctx *ctx,
 	ctx->control_path = copy;
 	ctx->control_path_set = copy != NULL;
 	ctx->features_known = false;
+	return 0;
+}
+
+DDCTL_EXPORT int ddctl_set_write_capture(struct ddctl_ctx *ctx,
+					 const char *path)
+{
+	char *copy = path ? strdup(path) : NULL;
+
+	if (path && !copy)
+		return -ENOMEM;
+	free(ctx->write_capture);
+	ctx->write_capture = copy;
 	return 0;
 }
 
@@ -188,6 +201,12 @@ bool ctx_control_is_kernel(struct ddctl_ctx *ctx)
 	return sfs.f_type == PROC_SUPER_MAGIC || sfs.f_type == DEBUGFS_MAGIC;
 }
 
+/* Do writes reach the kernel (not a capture file)? */
+bool ctx_writes_kernel(struct ddctl_ctx *ctx)
+{
+	return !ctx->write_capture && ctx_control_is_kernel(ctx);
+}
+
 static bool ctx_nl_present(struct ddctl_ctx *ctx);
 
 DDCTL_EXPORT int ddctl_get_features(struct ddctl_ctx *ctx,
@@ -246,7 +265,8 @@ bool ctx_use_netlink(struct ddctl_ctx *ctx)
 {
 	if (ctx->backend == DDCTL_BACKEND_CONTROL)
 		return false;
-	if (ctx->backend == DDCTL_BACKEND_AUTO && ctx->control_path_set)
+	if (ctx->backend == DDCTL_BACKEND_AUTO &&
+	    (ctx->control_path_set || ctx->write_capture))
 		return false;
 	return ctx->backend == DDCTL_BACKEND_NETLINK || ctx_nl_present(ctx);
 }

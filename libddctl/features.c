@@ -59,25 +59,13 @@ int features_cache_read(const char *dir, const char *boot)
 /* Keep @negation for boot @boot in @dir; quietly nothing when not root. */
 int features_cache_write(const char *dir, const char *boot, int negation)
 {
-	char path[4096], tmp[4200];
-	int fd, r = 0;
+	char path[4096], text[128];
 
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	snprintf(path, sizeof(path), "%s/features", dir);
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (dprintf(fd, "%s negation=%d\n", boot, negation) < 0 ||
-	    fchmod(fd, 0644) < 0 || fsync(fd) < 0)
-		r = -errno;
-	close(fd);
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	return r;
+	snprintf(text, sizeof(text), "%s negation=%d\n", boot, negation);
+	return ddctl_file_write(NULL, path, text, strlen(text), 0);
 }
 
 /* Does the kernel behind @path parse negated match-specs? 1 or 0. */

@@ -37,6 +37,7 @@ struct ddctl_ctx {
 	bool nl_probed;
 	bool control_path_set;
 	char *config_root; /* NULL: $DDCTL_CONFIG_ROOT, else "" */
+	char *write_capture; /* ddctl_set_write_capture(); NULL: the kernel */
 };
 
 void ddctl_log(struct ddctl_ctx *ctx, int priority, const char *file,
@@ -51,6 +52,7 @@ void ddctl_log(struct ddctl_ctx *ctx, int priority, const char *file,
 	} while (0)
 
 #define err(ctx, ...) ddctl_log_cond(ctx, LOG_ERR, __VA_ARGS__)
+#define warn(ctx, ...) ddctl_log_cond(ctx, LOG_WARNING, __VA_ARGS__)
 #define info(ctx, ...) ddctl_log_cond(ctx, LOG_INFO, __VA_ARGS__)
 #define dbg(ctx, ...) ddctl_log_cond(ctx, LOG_DEBUG, __VA_ARGS__)
 
@@ -59,6 +61,7 @@ int dd_flag_from_char(char c);
 
 /* ctx.c */
 bool ctx_control_is_kernel(struct ddctl_ctx *ctx);
+bool ctx_writes_kernel(struct ddctl_ctx *ctx);
 
 /* config.c: the prefix of every configuration path */
 const char *ctx_config_root(struct ddctl_ctx *ctx);

@@ -153,33 +153,36 @@ static const char *modprobe_path(struct ddctl_ctx *ctx, char **buf)
 	return *buf;
 }
 
+DDCTL_EXPORT int ddctl_config_format_modprobe(struct ddctl_queryset *set,
+					      char **text)
+{
+	struct strbuf sb = { 0 };
+	int r;
+
+	r = strbuf_adds(&sb, "# written by ddctl persist from ddctl.d: do not edit\n");
+	if (!r)
+		r = modprobe_text(set, &sb);
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	*text = strbuf_steal(&sb);
+	return *text ? 0 : -ENOMEM;
+}
+
 DDCTL_EXPORT int ddctl_config_write_modprobe(struct ddctl_queryset *set,
 					     const char *path)
 {
-	struct strbuf sb = { 0 };
-	char *def = NULL, *tmp = NULL;
-	FILE *f = NULL;
+	char *def = NULL, *text = NULL;
 	int r;
 
 	if (!path)
 		path = modprobe_path(set->ctx, &def);
-	r = path ? strbuf_adds(&sb, "# written by ddctl persist from ddctl.d: do not edit\n") : -ENOMEM;
+	r = path ? ddctl_config_format_modprobe(set, &text) : -ENOMEM;
 	if (!r)
-		r = modprobe_text(set, &sb);
-	if (!r && asprintf(&tmp, "%s.tmp", path) < 0)
-		r = -ENOMEM;
-	if (!r)
-		f = fopen(tmp, "we");
-	if (!r && (!f || fputs(sb.buf, f) < 0 || fclose(f) ||
-		   rename(tmp, path) < 0)) {
-		r = -errno;
-		err(set->ctx, "cannot write %s: %s\n", path, strerror(errno));
-		if (tmp)
-			unlink(tmp);
-	}
-	free(tmp);
+		r = ddctl_file_write(set->ctx, path, text, strlen(text), 0);
+	free(text);
 	free(def);
-	strbuf_release(&sb);
 	return r;
 }
 

@@ -269,52 +269,12 @@ static int mkdir_p(const char *root, const char *dir)
 	}
 }
 
-/*
- * @text as @path, all or nothing: a temporary file in the same directory,
- * fsync'd, renamed over @path, the directory fsync'd. @excl: fail with
- * -EEXIST instead of replacing @path.
- */
-static int write_atomic(const char *path, const char *text, bool excl)
+/* @text as @path, all or nothing; @excl: -EEXIST instead of replacing. */
+static int write_atomic(struct ddctl_ctx *ctx, const char *path,
+			const char *text, bool excl)
 {
-	char tmp[PATH_MAX], dir[PATH_MAX], *slash;
-	size_t len = strlen(text), off = 0;
-	int fd, dfd, r = 0;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (!r && off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno != EINTR)
-			r = -errno;
-		else if (n > 0)
-			off += (size_t)n;
-	}
-	if (!r && (fchmod(fd, 0644) < 0 || fsync(fd) < 0))
-		r = -errno;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && excl && link(tmp, path) < 0)
-		r = -errno;
-	else if (!r && !excl && rename(tmp, path) < 0)
-		r = -errno;
-	if (r || excl)
-		unlink(tmp);
-	if (r)
-		return r;
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	dfd = open(slash && *dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	return 0;
+	return ddctl_file_write(ctx, path, text, strlen(text),
+				excl ? DDCTL_FILE_EXCL : 0);
 }
 
 /* A command line as one record line: control bytes become '?'. */
@@ -352,7 +312,7 @@ DDCTL_EXPORT int ddctl_session_save(struct ddctl_session *s, const char *command
 	if (!r)
 		r = mkdir_p(root, SESSION_DIR);
 	if (!r)
-		r = write_atomic(path, sb.buf, false);
+		r = write_atomic(s->ctx, path, sb.buf, false);
 	strbuf_release(&sb);
 	if (r < 0) {
 		err(s->ctx, "cannot write the session record %s%s: %s\n", root,
@@ -581,7 +541,7 @@ DDCTL_EXPORT int ddctl_boot_state_save(struct ddctl_table *table)
 	if (!r)
 		r = mkdir_p(root, "");
 	if (!r)
-		r = write_atomic(path, text, true);
+		r = write_atomic(table->ctx, path, text, true);
 	free(text);
 	return r;
 }

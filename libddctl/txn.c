@@ -334,7 +334,7 @@ static int txn_send(struct ddctl_txn *txn)
 	if (fd < 0)
 		return fd;
 	r = write_text(txn, fd, txn->sent, true);
-	if (r < 0 && ctx_control_is_kernel(txn->ctx)) {
+	if (r < 0 && ctx_writes_kernel(txn->ctx)) {
 		r2 = txn_restore(txn, fd);
 		if (r2 < 0)
 			err(txn->ctx, "restoring failed: %s; the kernel may be left half-configured\n",
@@ -469,7 +469,7 @@ DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 	r = txn_send(txn);
 	if (r < 0)
 		return r;
-	if (!(txn->flags & DDCTL_TXN_NO_VERIFY) && ctx_control_is_kernel(txn->ctx))
+	if (!(txn->flags & DDCTL_TXN_NO_VERIFY) && ctx_writes_kernel(txn->ctx))
 		r = txn_verify(txn);
 	return r;
 }

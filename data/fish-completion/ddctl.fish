@@ -22,7 +22,7 @@ function __ddctl_complete
                 set skip 1
             case '--control=*'
                 set ctl $w
-            case -f --file -B --backend -o --output --sort --flags --kmsg
+            case -f --file -B --backend -o --output --sort --flags --kmsg --capture-writes
                 set skip 1
             case '-*'
             case '*'
@@ -81,5 +81,6 @@ complete -c ddctl -l top -d 'follow, run: only the per-callsite counts'
 complete -c ddctl -l kmsg -r -F -d 'follow, run: read the kernel log from PATH'
 complete -c ddctl -l restore -d 'sessions: restore ended sessions'
 complete -c ddctl -l boot -d 'save: the boot snapshot'
+complete -c ddctl -l capture-writes -r -F -d 'append the writes meant for the kernel to FILE'
 complete -c ddctl -s h -l help -d 'show the help'
 complete -c ddctl -s V -l version -d 'show the version'

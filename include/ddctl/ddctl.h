@@ -57,7 +57,8 @@ struct ddctl_ctx *ddctl_unref(struct ddctl_ctx *ctx);
  *      library
  * @data: passed back to @fn
  *
- * The default writes messages of priority LOG_ERR or more urgent to stderr.
+ * The default writes messages of priority LOG_WARNING or more urgent to
+ * stderr.
  * The environment variable DDCTL_LOG (err, info, debug or a number) sets
  * the initial priority.
  */
@@ -82,6 +83,22 @@ void ddctl_set_log_priority(struct ddctl_ctx *ctx, int priority);
  * Return: 0, or -ENOMEM.
  */
 int ddctl_set_control_path(struct ddctl_ctx *ctx, const char *path);
+
+/**
+ * ddctl_set_write_capture() - send the writes meant for the kernel to a file
+ * @ctx: context
+ * @path: a file that receives, appended, exactly the bytes each write(2) to
+ *        the control file would carry; NULL writes to the kernel again
+ *
+ * Meant for tests and for seeing what ddctl sends: with a capture file no
+ * query reaches the kernel, and a control path that is not the kernel's
+ * (a fixture) can be used with transactions. Without it, writes go only to
+ * a control file on procfs or debugfs: any other file is refused with
+ * -EMEDIUMTYPE, so a mistyped control path never overwrites a regular file.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int ddctl_set_write_capture(struct ddctl_ctx *ctx, const char *path);
 
 /**
  * ddctl_get_control_path() - the control file in use
@@ -312,6 +329,25 @@ struct ddctl_queryset *ddctl_queryset_unref(struct ddctl_queryset *set);
  */
 int ddctl_queryset_parse(struct ddctl_queryset *set, const char *text,
 			 unsigned int flags);
+
+/**
+ * ddctl_queryset_parse_buffer() - parse a file of queries
+ * @set: query set
+ * @name: the file's name, for messages
+ * @buf: its contents (need not end in NUL)
+ * @len: their length in bytes
+ * @flags: enum ddctl_parse_flags
+ *
+ * As ddctl_queryset_parse(), line by line; an error names the file and
+ * line (`FILE:LINE: "QUERY", column C, word "W": reason`), and a NUL byte
+ * anywhere is an error too, so a binary file is never taken for a shorter
+ * one. A file of only comments and blank lines is a valid empty set. On
+ * error nothing of the file is appended.
+ *
+ * Return: 0, -EINVAL (see ddctl_queryset_get_error()), -ENOMEM.
+ */
+int ddctl_queryset_parse_buffer(struct ddctl_queryset *set, const char *name,
+				const char *buf, size_t len, unsigned int flags);
 
 /**
  * ddctl_queryset_get_error() - describe the last parse error
@@ -696,6 +732,52 @@ int ddctl_module_foreach_persistent(
 	int (*fn)(const char *module, const char *options, const char *source,
 		  void *data),
 	void *data);
+
+/**
+ * ddctl_config_format_modprobe() - the text ddctl_config_write_modprobe()
+ * would write, written nowhere (for a dry run)
+ * @set: query set
+ * @text: out: the file's contents; free() it
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ddctl_config_format_modprobe(struct ddctl_queryset *set, char **text);
+
+/* ------------------------------------------------------------------ */
+/* Files ddctl writes                                                 */
+/* ------------------------------------------------------------------ */
+
+/**
+ * enum ddctl_file_flags - how ddctl_file_write() replaces a file
+ * @DDCTL_FILE_EXCL: fail with -EEXIST when @path exists
+ * @DDCTL_FILE_PRIVATE: a new file gets mode 0600 instead of 0644
+ */
+enum ddctl_file_flags {
+	DDCTL_FILE_EXCL = 1 << 0,
+	DDCTL_FILE_PRIVATE = 1 << 1,
+};
+
+/**
+ * ddctl_file_write() - replace a file with @buf, all or nothing
+ * @ctx: context (for messages)
+ * @path: the file
+ * @buf: the new contents
+ * @len: their length in bytes
+ * @flags: enum ddctl_file_flags
+ *
+ * The bytes go to a new file in the same directory (O_EXCL|O_NOFOLLOW,
+ * with the mode and, for root, the owner of the file it replaces), which
+ * is fsync'd and renamed over @path; then the directory is fsync'd. A
+ * failure at any step (a full disk) leaves the old file as it was. A
+ * symbolic link at @path is refused, not followed (-ELOOP), as is anything
+ * but a regular file (-EINVAL). Every file libddctl and ddctl write goes
+ * through this function.
+ *
+ * Return: 0, -ELOOP, -EINVAL, -EEXIST (with DDCTL_FILE_EXCL) or the errno
+ * of the failed step.
+ */
+int ddctl_file_write(struct ddctl_ctx *ctx, const char *path, const char *buf,
+		     size_t len, unsigned int flags);
 
 /* ------------------------------------------------------------------ */
 /* Transactions: submitting a set                                     */

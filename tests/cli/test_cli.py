@@ -80,12 +80,13 @@ with tempfile.TemporaryDirectory() as d:
     ctl = os.path.join(d, "control")
     open(ctl, "w").close()
     # a regular file is not a kernel: the table comes from the hand fixture
-    # via a copy, and what ddctl writes lands at the start of the file.
+    # via a copy, and what ddctl writes goes to the --capture-writes file.
     shutil.copy(HAND, ctl)
-    rc, out, err = run("-j", "set", "module main +p", control=ctl)
+    cap = os.path.join(d, "writes")
+    rc, out, err = run("-j", "--capture-writes", cap, "set", "module main +p", control=ctl)
     doc = json.loads(out) if rc == 0 else {}
     check("set-json-writes", rc == 0 and doc.get("writes") == 1 and
-          open(ctl).read().startswith("module main +p\n"), out + err)
+          open(cap).read() == "module main +p\n", out + err)
 
 rc, out, err = run("info", "-j")
 doc = json.loads(out) if rc == 0 else {}

@@ -30,7 +30,9 @@ ORIGINAL = open(CONTROL, "rb").read()
 def ddctl(*args, stdin=None, root=ROOT):
     with open(CONTROL, "wb") as f:
         f.write(ORIGINAL)
-    p = subprocess.run([DDCTL, "--control", CONTROL, *args], input=stdin,
+    # writes go to a capture file: a fixture copy is never written
+    p = subprocess.run([DDCTL, "--control", CONTROL, "--capture-writes",
+                        os.path.join(tmp, "writes"), *args], input=stdin,
                        capture_output=True, env=dict(os.environ, DDCTL_CONFIG_ROOT=root))
     return p.returncode, p.stdout, p.stderr
 

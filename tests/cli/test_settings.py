@@ -44,9 +44,10 @@ with tempfile.TemporaryDirectory() as d:
     check("restore-nothing-to-do", rc == 0 and "nothing to change" in out, out + err)
     ctl = os.path.join(d, "control")
     shutil.copy(STOCK, ctl)
-    rc, out, err = run("-j", "restore", saved, control=ctl)
+    cap = os.path.join(d, "writes")
+    rc, out, err = run("-j", "--capture-writes", cap, "restore", saved, control=ctl)
     check("restore-one-write", rc == 0 and '"writes":1' in out and
-          open(ctl).read().startswith("module test_dynamic_debug =p\nmodule virtio_ring =pfl\n"),
+          open(cap).read().startswith("module test_dynamic_debug =p\nmodule virtio_ring =pfl\n"),
           out + err)
     rc, out, err = run("restore", os.path.join(d, "missing"))
     check("restore-missing-file", rc == 1 and "cannot read" in err, err)

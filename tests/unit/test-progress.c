@@ -37,6 +37,7 @@ static void commit(unsigned int nq, struct seen *seen, unsigned int *writes)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(ddctl_set_control_path(ctx, path), 0);
+	assert_int_equal(ddctl_set_write_capture(ctx, path), 0);
 	off += (size_t)sprintf(ctl, "# filename:lineno [module]function flags format\n");
 	for (i = 1; i <= nq; i++) {
 		off += (size_t)sprintf(ctl + off, "big.c:%u [big]f%u =_ \"m%u\\n\"\n", i, i, i);

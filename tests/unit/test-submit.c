@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Submission: a regular file stands in for the control file; the bytes
- * written and the number of write(2) calls are checked.
+ * Submission: a capture file (ddctl_set_write_capture()) receives what
+ * would be written to the control file; the bytes written and the number
+ * of write(2) calls are checked. A regular file as the control file is
+ * never written.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -26,6 +28,7 @@ static int setup(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(ddctl_set_control_path(s->ctx, s->path), 0);
+	assert_int_equal(ddctl_set_write_capture(s->ctx, s->path), 0);
 	ddctl_set_features(s->ctx, 0);
 	*state = s;
 	return 0;
@@ -210,9 +213,30 @@ static void test_unwritable(void **state)
 	struct sub *s = *state;
 	struct ddctl_txn *txn;
 
-	assert_int_equal(ddctl_set_control_path(s->ctx, "/"), 0);
+	assert_int_equal(ddctl_set_write_capture(s->ctx, "/"), 0);
 	txn = commit(s, "+p", -EISDIR);
 	assert_int_equal(ddctl_txn_get_write_count(txn), 0);
+	ddctl_txn_unref(txn);
+}
+
+/* Issue 12 item 2: a control path that is a regular file is never written. */
+static void test_regular_file_not_written(void **state)
+{
+	static const char before[] = "# filename:lineno [module]function flags format\n";
+	struct sub *s = *state;
+	struct ddctl_txn *txn;
+	FILE *f = fopen(s->path, "w");
+	char *got;
+
+	assert_non_null(f);
+	fputs(before, f);
+	fclose(f);
+	assert_int_equal(ddctl_set_write_capture(s->ctx, NULL), 0);
+	txn = commit(s, "module virtio +p", -EMEDIUMTYPE);
+	assert_int_equal(ddctl_txn_get_write_count(txn), 0);
+	got = slurp(s->path);
+	assert_string_equal(got, before);
+	free(got);
 	ddctl_txn_unref(txn);
 }
 
@@ -228,6 +252,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_set_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unwritable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_regular_file_not_written, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("submission", tests, NULL, NULL);

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Data safety (issue 12 items 1-6, 14; issue 13 item 2's file errors):
+ddctl never takes an unreadable file for an empty one, never writes a file
+that is not the kernel's control file, writes nothing with --check, replaces
+the files it writes all or nothing, rejects NUL bytes and refuses symlinks.
+TAP output."""
+import os
+import resource
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+
+DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
+STOCK = os.path.join(FIXTURES, "control-6.12-stock.txt")
+ENABLED = os.path.join(FIXTURES, "control-6.12-stock-enabled.txt")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tap import Tap  # noqa: E402
+
+tap = Tap()
+check = tap.check
+tmp = tempfile.mkdtemp()
+EMPTY_ROOT = os.path.join(tmp, "no-config")
+os.makedirs(EMPTY_ROOT)
+
+
+def run(*args, control=ENABLED, stdin=None, root=EMPTY_ROOT, stdout=None, preexec=None,
+        env=None):
+    e = dict(os.environ, DDCTL_CONFIG_ROOT=root)
+    e.update(env or {})
+    p = subprocess.run([DDCTL, "--control", control, *args], input=stdin, env=e,
+                       stdout=stdout or subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, preexec_fn=preexec)
+    return p.returncode, p.stdout or "", p.stderr
+
+
+def fresh(name="control", src=ENABLED):
+    path = os.path.join(tmp, name)
+    shutil.copy(src, path)
+    return path
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+# ---- item 1: a file that cannot be read is an error, not "everything off" ----
+adir = os.path.join(tmp, "a-directory")
+os.makedirs(adir)
+cap = os.path.join(tmp, "writes")
+for name, args in [("restore-dir", ["restore", adir]), ("check-restore-dir", ["--check", "restore", adir]),
+                   ("file-dir", ["-f", adir]), ("check-file-dir", ["--check", "-f", adir])]:
+    rc, out, err = run("--capture-writes", cap, *args)
+    check("read-error-" + name, rc == 1 and "cannot read" in err and "Is a directory" in err and
+          "would change" not in out and not os.path.exists(cap), "rc=%d\n%s%s" % (rc, out, err))
+rc, out, err = run("--capture-writes", cap, "shell", stdin="restore %s\n" % adir)
+check("read-error-shell-restore", rc == 1 and "cannot read" in err and not os.path.exists(cap),
+      "rc=%d\n%s%s" % (rc, out, err))
+root = os.path.join(tmp, "root-dir-dropin")
+os.makedirs(os.path.join(root, "etc/ddctl.d/20-odd.conf"))
+with open(os.path.join(root, "etc/ddctl.d/10-ok.conf"), "w") as f:
+    f.write("module virtio_ring -p\n")
+rc, out, err = run("--capture-writes", cap, "apply-config", root=root)
+check("read-error-dropin", rc == 1 and "20-odd.conf" in err and not os.path.exists(cap),
+      "rc=%d\n%s%s" % (rc, out, err))
+
+# ---- item 2: only the kernel's control file is written ----
+for name, args in [("set", ["set", "module virtio_ring -p"]),
+                   ("restore", ["restore", "-"]),
+                   ("shell-commit", ["shell"])]:
+    ctl = fresh()
+    stdin = {"restore": "module main =p\n",
+             "shell-commit": "begin\nmodule virtio_ring -p\ncommit\n"}.get(name)
+    rc, out, err = run(*args, control=ctl, stdin=stdin)
+    check("regular-file-not-written-" + name, rc == 1 and read(ctl) == read(ENABLED) and
+          "not the kernel's control file" in err, "rc=%d\n%s%s" % (rc, out, err))
+ctl = fresh()
+root = os.path.join(tmp, "root-apply")
+os.makedirs(os.path.join(root, "etc/ddctl.d"))
+with open(os.path.join(root, "etc/ddctl.d/10-x.conf"), "w") as f:
+    f.write("module virtio_ring -p\n")
+rc, out, err = run("apply-config", control=ctl, root=root)
+check("regular-file-not-written-apply-config", rc == 1 and read(ctl) == read(ENABLED) and
+      "not the kernel's control file" in err, "rc=%d\n%s%s" % (rc, out, err))
+# the documented way to see the bytes: --capture-writes
+if os.path.exists(cap):
+    os.unlink(cap)
+rc, out, err = run("--capture-writes", cap, "set", "module virtio_ring -p", control=ctl)
+check("capture-writes", rc == 0 and read(cap) == b"module virtio_ring -p\n" and
+      read(ctl) == read(ENABLED), "rc=%d\n%s%s" % (rc, out, err))
+
+# ---- item 3: --check writes nothing, anywhere ----
+saved = os.path.join(tmp, "check-saved.conf")
+rc, out, err = run("--check", "save", saved)
+check("check-save-writes-nothing", rc == 0 and not os.path.exists(saved) and
+      ("would write " + saved) in out and "module virtio_ring =pfl" in out,
+      "rc=%d\n%s%s" % (rc, out, err))
+root = os.path.join(tmp, "root-persist")
+os.makedirs(os.path.join(root, "etc/ddctl.d"))
+with open(os.path.join(root, "etc/ddctl.d/10-x.conf"), "w") as f:
+    f.write("module virtio_ring +p\n")
+rc, out, err = run("--check", "persist", root=root)
+check("check-persist-writes-nothing", rc == 0 and not os.path.exists(os.path.join(root, "etc/modprobe.d")) and
+      'options virtio_ring dyndbg="+p"' in out and "would write" in out,
+      "rc=%d\n%s%s" % (rc, out, err))
+own = os.path.join(tmp, "check-persist.conf")
+rc, out, err = run("--check", "persist", own, root=root)
+check("check-persist-file-writes-nothing", rc == 0 and not os.path.exists(own), out + err)
+
+# ---- item 4: files replaced all or nothing; stdout checked ----
+for name, args in [("save", ["save"]), ("list", ["list", "--no-pager"])]:
+    with open("/dev/full", "w") as full:
+        rc, out, err = run(*args, stdout=full)
+    check("stdout-full-" + name, rc == 1 and "No space left" in err, "rc=%d %s" % (rc, err))
+saved = os.path.join(tmp, "saved.conf")
+with open(saved, "w") as f:
+    f.write("# an older save\nmodule main =p\n")
+os.chmod(saved, 0o600)
+old = read(saved)
+
+
+def small_files():
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))
+
+
+rc, out, err = run("save", saved, preexec=small_files)  # a "full disk" at 100 bytes
+leftovers = [n for n in os.listdir(tmp) if n.startswith("saved.conf") and n != "saved.conf"]
+check("save-full-disk-keeps-old", rc == 1 and read(saved) == old and not leftovers,
+      "rc=%d %s %r %r" % (rc, err, read(saved)[:60], leftovers))
+rc, out, err = run("save", saved)
+check("save-replaces-keeps-mode", rc == 0 and b"module virtio_ring =pfl" in read(saved) and
+      stat.S_IMODE(os.stat(saved).st_mode) == 0o600, "rc=%d %s" % (rc, err))
+
+# ---- item 5: a NUL byte is an error with FILE:LINE ----
+nul = os.path.join(tmp, "nul.conf")
+with open(nul, "wb") as f:
+    f.write(b"module virtio_ring -p\nmodule main -p\x00module x +p\nmodule virtio_ring +p\n")
+if os.path.exists(cap):
+    os.unlink(cap)
+rc, out, err = run("--capture-writes", cap, "-f", nul)
+check("nul-file", rc == 2 and (nul + ":2:") in err and "NUL" in err and not os.path.exists(cap),
+      "rc=%d\n%s%s" % (rc, out, err))
+root = os.path.join(tmp, "root-nul")
+os.makedirs(os.path.join(root, "etc/ddctl.d"))
+shutil.copy(nul, os.path.join(root, "etc/ddctl.d/10-nul.conf"))
+rc, out, err = run("--capture-writes", cap, "apply-config", root=root)
+check("nul-dropin", rc == 2 and "10-nul.conf:2:" in err and "NUL" in err and
+      not os.path.exists(cap), "rc=%d\n%s%s" % (rc, out, err))
+
+# ---- item 6: symlinks are refused, never followed ----
+target = os.path.join(tmp, "victim")
+with open(target, "w") as f:
+    f.write("precious\n")
+link = os.path.join(tmp, "planted")
+os.symlink(target, link)
+rc, out, err = run("save", link)
+check("save-symlink-refused", rc == 1 and read(target) == b"precious\n" and os.path.islink(link) and
+      "symbolic link" in err, "rc=%d %s" % (rc, err))
+rc, out, err = run("persist", link, root=os.path.join(tmp, "root-persist"))
+check("persist-symlink-refused", rc == 1 and read(target) == b"precious\n" and "symbolic link" in err,
+      "rc=%d %s" % (rc, err))
+
+# ---- issue 13 item 2: FILE:LINE; a file of comments is an empty set ----
+bad = os.path.join(tmp, "bad.conf")
+with open(bad, "w") as f:
+    f.write("# first\n\nmodule virtio_ring -p\nmodule foo +x\n")
+for name, args in [("file", ["-f", bad]), ("restore", ["restore", bad])]:
+    rc, out, err = run("--check", *args)
+    check("file-line-" + name, rc == 2 and (bad + ":4:") in err and "query 1" not in err,
+          "rc=%d\n%s" % (rc, err))
+rc, out, err = run("--check", "-f", "-", stdin="module virtio_ring -p\nmodul x\n")
+check("file-line-stdin", rc == 2 and "stdin:2:" in err, err)
+comments = os.path.join(tmp, "comments.conf")
+with open(comments, "w") as f:
+    f.write("# nothing here\n\n   \n# at all\n")
+for name, args in [("file", ["-f", comments]), ("restore", ["restore", comments])]:
+    rc, out, err = run("--capture-writes", cap, *args)
+    check("comments-only-" + name, rc == 0 and "nothing to change" in out and err == "",
+          "rc=%d\n%s%s" % (rc, out, err))
+rc, out, err = run("set")
+check("set-without-words-usage", rc == 2, err)
+# a save of the default state (header only) still means "everything off"
+zero = os.path.join(tmp, "zero.conf")
+rc, out, err = run("save", zero, control=STOCK)
+rc2, out, err = run("--check", "restore", zero)
+check("restore-default-save", rc == 0 and rc2 == 0 and "would change" in out and
+      "nothing to change" not in out, out + err)
+
+# ---- item 14: a dangling symlink skips one drop-in; world-writable warns ----
+root = os.path.join(tmp, "root-dangling")
+os.makedirs(os.path.join(root, "etc/ddctl.d"))
+os.symlink("/nonexistent/x.conf", os.path.join(root, "etc/ddctl.d/05-gone.conf"))
+ww = os.path.join(root, "etc/ddctl.d/10-ok.conf")
+with open(ww, "w") as f:
+    f.write("module virtio_ring -p\n")
+os.chmod(ww, 0o666)
+rc, out, err = run("--check", "apply-config", root=root)
+check("dangling-dropin-skipped", rc == 0 and "05-gone.conf" in err and "would change" in out,
+      "rc=%d\n%s%s" % (rc, out, err))
+check("world-writable-dropin-warns", "10-ok.conf is writable by every user" in err, err)
+
+shutil.rmtree(tmp)
+tap.finish()
