@@ -87,7 +87,43 @@ static void history_add_unique(const char *line)
 	add_history(line);
 }
 
-static void history_load(void)
+/*
+ * The history file is ours only as a regular file: the path comes from
+ * HOME/XDG_STATE_HOME, which `sudo -E` keeps, so a symlink there is never
+ * followed (no history then), for reading or writing.
+ */
+static bool history_usable(const struct shell *sh, const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT;
+	if (S_ISREG(st.st_mode))
+		return true;
+	cli_error(sh->cli, "%s is %s: no history kept\n", path,
+		  S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
+	return false;
+}
+
+/* The history as the file readline reads, replaced all or nothing. */
+static void history_save(const struct shell *sh)
+{
+	HIST_ENTRY **list = history_list();
+	size_t len = 0, size = 1;
+	char *text;
+	int i;
+
+	for (i = 0; list && i < history_length; i++)
+		size += strlen(list[i]->line) + 1;
+	text = malloc(size);
+	for (i = 0; text && list && i < history_length; i++)
+		len += (size_t)sprintf(text + len, "%s\n", list[i]->line);
+	if (text)
+		ddctl_file_write(sh->cli->ctx, tty.history, text, len, DDCTL_FILE_PRIVATE);
+	free(text);
+}
+
+static void history_load(const struct shell *sh)
 {
 	HIST_ENTRY **list;
 	char **lines;
@@ -95,6 +131,10 @@ static void history_load(void)
 
 	stifle_history(HISTORY_MAX);
 	tty.history = history_path();
+	if (tty.history && !history_usable(sh, tty.history)) {
+		free(tty.history);
+		tty.history = NULL;
+	}
 	if (!tty.history || read_history(tty.history))
 		return;
 	/* Files written by other tools may hold duplicates: keep the last. */
@@ -168,7 +208,7 @@ static void on_line(char *line)
 		if (whole[strspn(whole, " \t")]) {
 			history_add_unique(whole);
 			if (tty.history)
-				write_history(tty.history);
+				history_save(tty.sh);
 		}
 		shell_run_line(sh, whole);
 		completer_set_table(tty.comp, sh->table);
@@ -214,7 +254,7 @@ int shell_tty_run(struct shell *sh)
 	if (r < 0)
 		return EXIT_REFUSED;
 	completer_set_table(tty.comp, shell_current_table(sh));
-	history_load();
+	history_load(sh);
 	rl_readline_name = "ddctl";
 	rl_catch_signals = 0;
 	rl_attempted_completion_function = complete;

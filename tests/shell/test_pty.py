@@ -182,4 +182,18 @@ with tempfile.TemporaryDirectory() as d:
     one_command_session(dict(env, XDG_STATE_HOME=blocker))
     check("history-fallback", os.path.exists(os.path.join(env["HOME"], ".ddctl_history")))
 
+    # issue 12 item 6: under sudo -E the history path is the user's; a
+    # symlink planted there is never followed, for reading or writing
+    state = os.path.join(d, "state-planted")
+    os.makedirs(os.path.join(state, "ddctl"))
+    victim = os.path.join(d, "victim")
+    with open(victim, "w") as f:
+        f.write("precious\n")
+    os.symlink(victim, os.path.join(state, "ddctl", "history"))
+    rc = one_command_session(dict(env, XDG_STATE_HOME=state))
+    check("history-symlink-not-followed", rc == 0 and open(victim).read() == "precious\n" and
+          os.path.islink(os.path.join(state, "ddctl", "history")), open(victim).read())
+    check("history-file-private",
+          oct(os.stat(os.path.join(env["XDG_STATE_HOME"], "ddctl", "history")).st_mode & 0o777) == "0o600")
+
 tap.finish()
