@@ -3,7 +3,8 @@
  * The query language, rule for rule as Linux 6.12 lib/dynamic_debug.c
  * parses it (ddebug_exec_queries, ddebug_tokenize, ddebug_parse_query,
  * ddebug_parse_flags), plus negated match-specs: `!module virtio*` and
- * `module !virtio*` for func, file, module and format.
+ * `module !virtio*` for func, file and module, `!format x` for format
+ * (`format !x` is the text "!x", as on every kernel).
  */
 #include <errno.h>
 #include <limits.h>
@@ -271,10 +272,11 @@ static int parse_pair(struct parser *p, struct word *kw, struct word *val,
 		neg = true;
 		key++;
 	}
-	if (*arg == '!' && arg[1] == '!')
+	/* "format !x" is the text "!x": formats are negated as "!format x" */
+	if (*arg == '!' && arg[1] == '!' && strcmp(key, "format"))
 		return fail(p, val, "%s is negated twice", key);
 	if (*arg == '!' && (!strcmp(key, "module") || !strcmp(key, "file") ||
-			    !strcmp(key, "func") || !strcmp(key, "format"))) {
+			    !strcmp(key, "func"))) {
 		if (neg)
 			return fail(p, val, "%s is negated twice", key);
 		neg = true;

@@ -72,7 +72,10 @@ static const struct ok_case accepted[] = {
 	{ "!func probe* +p", 1, "!func probe* +p" },
 	{ "func !probe* +p", 1, "!func probe* +p" },
 	{ "!format hello +p", 1, "!format hello +p" },
-	{ "format !hello +p", 1, "!format hello +p" },
+	/* "format !x" is the text "!x", as it always was (not a negation) */
+	{ "format !hello +p", 1, "format \\041hello +p" },
+	{ "!format !hello +p", 1, "!format \\041hello +p" },
+	{ "format !!x +p", 1, "format \\041!x +p" },
 	{ "format \\041hello +p", 1, "format \\041hello +p" }, /* a literal '!' */
 	{ "module a\tfunc b\t+p", 1, "module a func b +p" },
 	{ "\"+p\"", 1, "+p" },
@@ -110,6 +113,7 @@ static const struct bad_case rejected[] = {
 	{ "module 'foo +p", 1, 8, "'foo +p", "unclosed quote" },
 	{ "func a file b module c format d line 1 +p", 1, 38, "1", "too many words" },
 	{ "+p; modul x +p", 2, 1, "modul", "unknown keyword" },
+	{ "!modul x +p", 1, 1, "!modul", "unknown keyword" },
 	{ "+p\n-p\nmodule x +y", 3, 10, "+y", "unknown flag" },
 	{ "!line 5 +p", 1, 1, "!line", "cannot be negated" },
 	{ "!class LOW +p", 1, 1, "!class", "cannot be negated" },

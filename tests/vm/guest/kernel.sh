@@ -4,12 +4,34 @@
 #   k-dump-filter-module   a dump filtered by one large module ends, once per site
 #   k-dump-filter-negated  a dump filtered by !module virtio* ends, right sites
 #   k-dump-consistent      dumps while a module loads and unloads: complete or NLM_F_DUMP_INTR
+#   k-format-bang-literal  "format !x" matches the text "!x" (all kernels)
 KTESTS="k-dump-filter-module k-dump-filter-negated k-dump-consistent"
 # standalone (run-vm.py --script kernel): the helpers and the usual modules
 if [ -z "$CONTROL" ]; then
 	. /ddctl-tests/lib.sh
 	load_std
 fi
+
+# "format !x" has always matched the text "!x" (v1 made it a negation):
+# on every kernel, a raw write changes exactly the class-less sites whose
+# format contains "!", and ddctl predicts exactly that
+reset_all
+want=$(control | grep -Ev "$CLASS_RE" | awk -F'"' 'index($2, "!") > 0' | wc -l)
+pred=$(ddctl --check --json set 'format ! +p' 2>&1 | sed -n 's/.*"changed":\([0-9]*\).*/\1/p' | head -n1)
+echo 'format ! +p' > $CONTROL
+got=$(control | grep -Ev "$CLASS_RE" | awk '$3 != "=_"' | wc -l)
+reset_all
+echo '!format ! +p' > $CONTROL 2>/dev/null
+neg=$(control | awk '$3 != "=_"' | wc -l)
+reset_all
+if [ "$DDCTL_KIND" = stock ]; then
+	negok=1; [ "$neg" = 0 ] || negok=0   # stock: "!format" is an unknown keyword
+else
+	all=$(control | grep -Evc "$CLASS_RE")
+	negok=0; [ "$neg" = $((all - want)) ] && negok=1
+fi
+check k-format-bang-literal "format ! +p: kernel changed $got, ddctl predicted '$pred', $want formats contain '!'; !format ! +p changed $neg" \
+	[ "$want" -gt 0 -a "$got" = "$want" -a "$pred" = "$want" -a $negok = 1 ]
 
 if ! has_ddctl || ! command -v nldump >/dev/null 2>&1; then
 	for t in $KTESTS; do skip $t "ddctl or nldump not in the initramfs"; done
@@ -37,6 +59,7 @@ else
 	got=$(wc -l < /tmp/k-dump.sites)
 	uniq=$(sort -u /tmp/k-dump.sites | wc -l)
 	other=$(grep -vc '\[ddctl_sites_20000\]' /tmp/k-dump.sites)
+	note "k-dump-filter-module: $got sites dumped, $uniq unique, $want class-less sites in the module"
 	check k-dump-filter-module "rc=$rc (124: did not end in 60 s), $got sites, $uniq unique, $other of other modules, want $want: $(head -c 200 $OUT/k-dump.err)" \
 		[ $rc = 0 -a "$got" = "$want" -a "$uniq" = "$want" -a "$other" = 0 -a "$want" -gt 19000 ]
 
