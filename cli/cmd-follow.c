@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ddctl-cli.h"
@@ -252,9 +253,17 @@ static int on_event(const struct ddctl_event *ev, void *data)
 	}
 	ddctl_table_unref(now);
 	if (moved)
-		cli_error(f->cli, "another writer changed %zu of the followed callsites (%s): their lines may no longer be attributed\n",
-			  moved, ev->queries);
+		cli_error(f->cli, "another writer changed %zu of the followed callsites (%.*s): their lines may no longer be attributed\n",
+			  moved, (int)strcspn(ev->queries, "\n"), ev->queries);
 	return 0;
+}
+
+static long long now_sec(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec;
 }
 
 /* Read what the kernel log has; -ENODATA at the end of a stand-in. */
@@ -281,7 +290,7 @@ static int follow_loop(struct follow *f)
 	nfds_t n = 1;
 	int r = 0, timeout = f->cli->top || f->cli->stats ? 1000 : -1;
 	struct timespec ts = { .tv_sec = 1 };
-	unsigned int ticks = 0;
+	long long last = now_sec();
 
 	if (f->monitor) {
 		pfd[1].fd = ddctl_monitor_get_fd(f->monitor);
@@ -307,11 +316,16 @@ static int follow_loop(struct follow *f)
 		}
 		if (n == 2 && r > 0 && pfd[1].revents)
 			ddctl_monitor_read(f->monitor, on_event, f);
-		if (f->cli->top)
-			refresh_top(f);
-		else if (f->cli->stats && r == 0 && f->changed && ++ticks % 5 == 0) {
-			f->changed = false;
-			print_stats(f, stderr, STATS_ROWS);
+		/* --top: at most once a second; --stats: every 5 seconds */
+		if ((f->cli->top || f->cli->stats) && f->changed &&
+		    now_sec() - last >= (f->cli->top ? 1 : 5)) {
+			last = now_sec();
+			if (f->cli->top) {
+				refresh_top(f);
+			} else {
+				f->changed = false;
+				print_stats(f, stderr, STATS_ROWS);
+			}
 		}
 		r = 0;
 	}
@@ -370,8 +384,9 @@ int cli_session_restore(struct cli *cli, struct ddctl_session *s)
 		return EXIT_REFUSED;
 	}
 	if (skipped)
-		cli_error(cli, "%zu callsite%s changed by another writer during the session %s left as they are\n",
-			  skipped, skipped == 1 ? "" : "s", skipped == 1 ? "was" : "were");
+		cli_error(cli, "%zu callsite%s changed by another writer during the session %s left as %s\n",
+			  skipped, skipped == 1 ? "" : "s", skipped == 1 ? "was" : "were",
+			  skipped == 1 ? "it is" : "they are");
 	if (n)
 		note(cli, "restored the callsites (%zu quer%s, one transaction)\n", n,
 		     n == 1 ? "y" : "ies");
@@ -404,23 +419,28 @@ static int start_child(struct follow *f, char **command)
 	return 0;
 }
 
-static char *command_line(struct cli *cli, const char *name, int argc, char **argv)
+/* "ddctl NAME QUERY... [-- COMMAND...]", for the session record. */
+static char *command_line(const char *name, int argc, char **argv, char **command)
 {
-	size_t len = strlen(name) + 8;
+	size_t len = strlen(name) + 12;
 	char *s;
 	int i;
 
 	for (i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 1;
+	for (i = 0; command && command[i]; i++)
+		len += strlen(command[i]) + 1;
 	s = malloc(len);
 	if (!s)
 		return NULL;
 	strcpy(s, "ddctl ");
 	strcat(s, name);
-	for (i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
+	for (i = 0; i < argc; i++)
+		strcat(strcat(s, " "), argv[i]);
+	if (command)
+		strcat(s, " --");
+	for (i = 0; command && command[i]; i++)
+		strcat(strcat(s, " "), command[i]);
 	return s;
 }
 
@@ -570,7 +590,7 @@ int cli_follow(struct cli *cli, const char *name, int argc, char **argv,
 	st = read_set(cli, name, argc, argv, &set);
 	if (st)
 		goto out;
-	cmdline = command_line(cli, name, argc, argv);
+	cmdline = command_line(name, argc, argv, command);
 	got_signal = 0;
 	child_done = 0;
 	signals(true, old, &f.waitmask);

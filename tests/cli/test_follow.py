@@ -107,6 +107,11 @@ rc, out, err = run("--since-boot", "follow", "-f", qfile)
 check("follow-f-file", rc == 0 and len(out.splitlines()) == 3 and
       "of 2 followed callsites" in err, out + err)
 
+# the shell's follow command, then the next line of the script
+rc, out, err = run("shell", stdin="follow --since-boot module virtio_net +p\nlist module virtio\n")
+check("shell-follow", rc == 0 and len(out.splitlines()) == 6 and out.splitlines()[4].startswith("=_ ") and
+      "4 lines from 3 of 3" in err, out + err)
+
 # ---- a FIFO: lines as they come, SIGTERM stops and (here) restores nothing
 fifo = os.path.join(tmp, "fifo")
 os.mkfifo(fifo)

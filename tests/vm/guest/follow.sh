@@ -59,10 +59,12 @@ else
 	mine=$(grep -c '^test_dynamic_debug *do_cats:[0-9]* *test_dd: doing categories$' $OUT/fl1.txt)
 	all=$(grep -c . $OUT/fl1.txt)
 	same=0; fl_same && same=1
-	check fl-lines-exact "applied=$r1 rc=$rc, $mine/$all lines do_cats, restored=$same, records=$(fl_records): $(tr '\n' '|' < $OUT/fl1.txt.err | head -c 400)" \
+	fl_ok() {
 		[ $r1 = 0 -a $rc = 0 -a "$mine" = 3 -a "$all" = 3 -a $same = 1 -a "$(fl_records)" = 0 ] &&
 		grep -q '3 lines from 1 of 1 followed callsite' $OUT/fl1.txt.err &&
 		grep -q '^ *3  lib/test_dynamic_debug.c:[0-9]* \[test_dynamic_debug\]do_cats$' $OUT/fl1.txt.err
+	}
+	check fl-lines-exact "applied=$r1 rc=$rc, $mine/$all lines do_cats, restored=$same, records=$(fl_records): $(tr '\n' '|' < $OUT/fl1.txt.err | head -c 400)" fl_ok
 	cp $OUT/fl1.txt.err $OUT/fl-transcript.txt
 
 	# ---- counts per site, JSON lines; the class sites of do_cats too
@@ -102,8 +104,10 @@ else
 	fl_wait fl_gone $fl_pid
 	wait $fl_pid; rc=$?
 	same=0; fl_same && same=1
-	check fl-error-restores "rc=$rc restored=$same records=$(fl_records): $(tr '\n' '|' < $OUT/fl-err.txt | head -c 300)" \
+	fl_ok() {
 		[ $rc = 1 -a $same = 1 -a "$(fl_records)" = 0 ] && grep -q 'cannot write the output' $OUT/fl-err.txt
+	}
+	check fl-error-restores "rc=$rc restored=$same records=$(fl_records): $(tr '\n' '|' < $OUT/fl-err.txt | head -c 300)" fl_ok
 
 	# ---- another writer changes a followed site: left alone, and said so
 	fl_start $OUT/fl3.txt 'func do_cats +p; func do_levels +p'
@@ -115,9 +119,11 @@ else
 	lv=$(fl_flags do_levels); ct=$(fl_flags do_cats)
 	nlmsg=1
 	[ "$DDCTL_KIND" = patched ] && { grep -q 'another writer changed 1 of the followed' $OUT/fl3.txt.err || nlmsg=0; }
-	check fl-other-writer "rc=$rc do_levels=$lv do_cats=$ct netlink-notice=$nlmsg: $(tr '\n' '|' < $OUT/fl3.txt.err | head -c 400)" \
+	fl_ok() {
 		[ $rc = 0 -a "$lv" = "=p" -a "$ct" = "=pt" -a $nlmsg = 1 ] &&
 		grep -q '1 callsite changed by another writer during the session was left as it is' $OUT/fl3.txt.err
+	}
+	check fl-other-writer "rc=$rc do_levels=$lv do_cats=$ct netlink-notice=$nlmsg: $(tr '\n' '|' < $OUT/fl3.txt.err | head -c 400)" fl_ok
 	echo 'func do_cats =_' > $CONTROL
 
 	# ---- SIGKILL: the record stays, every later ddctl says so,
@@ -130,11 +136,13 @@ else
 	ddctl sessions > $OUT/fl4-sessions.txt 2>&1
 	ddctl sessions --restore > $OUT/fl4-restore.txt 2>&1; rc=$?
 	same=0; fl_same && same=1
-	check fl-sigkill-sessions "records=$n1 rc=$rc restored=$same left=$(fl_records): $(cat $OUT/fl4-sessions.txt $OUT/fl4-restore.txt | tr '\n' '|' | head -c 400)" \
+	fl_ok() {
 		[ "$n1" = 1 -a $rc = 0 -a $same = 1 -a "$(fl_records)" = 0 ] &&
 		grep -q "the session of pid $fl_pid (ddctl follow module test_dynamic_debug +p) ended without restoring" $OUT/fl4-list.err &&
 		grep -q "^$fl_pid .* ended  *ddctl follow module test_dynamic_debug +p" $OUT/fl4-sessions.txt &&
 		grep -q "restored the session of pid $fl_pid" $OUT/fl4-restore.txt
+	}
+	check fl-sigkill-sessions "records=$n1 rc=$rc restored=$same left=$(fl_records): $(cat $OUT/fl4-sessions.txt $OUT/fl4-restore.txt | tr '\n' '|' | head -c 400)" fl_ok
 	cat $OUT/fl4-sessions.txt $OUT/fl4-restore.txt >> $OUT/fl-transcript.txt
 
 	# ---- SIGKILL, then what ddctl.service runs at start restores it
@@ -159,9 +167,12 @@ else
 	grep '\[test_dynamic_debug\]' /tmp/fl-before > /tmp/fl-b
 	grep '\[test_dynamic_debug\]' $CONTROL > /tmp/fl-a
 	cmp -s /tmp/fl-b /tmp/fl-a && same=1
-	check fl-sigkill-unit "records=$n1 unit rc=$urc restored=$same left=$(fl_records): $(tr '\n' '|' < $OUT/fl5-unit.txt | head -c 400)" \
+	fl_ok() {
 		[ "$n1" = 1 -a $urc = 0 -a $same = 1 -a "$(fl_records)" = 0 ] &&
-		grep -q 'sessions --restore' /tmp/fl-unit && grep -q 'save --boot' /tmp/fl-unit
+		grep -q 'sessions --restore' /tmp/fl-unit && grep -q 'save --boot' /tmp/fl-unit &&
+		grep -q "restored the session of pid $fl_pid" $OUT/fl5-unit.txt
+	}
+	check fl-sigkill-unit "records=$n1 unit rc=$urc restored=$same left=$(fl_records): $(tr '\n' '|' < $OUT/fl5-unit.txt | head -c 400)" fl_ok
 
 	# ---- run: the command's exit status, its lines in -o FILE
 	ddctl run -o $OUT/fl6.txt func do_cats +p -- sh -c "cat $DOPRINTS > /dev/null; cat $DOPRINTS > /dev/null; exit 7" \
@@ -191,9 +202,11 @@ else
 	ddctl reset >> $OUT/fl7.txt 2>&1; rr=$?
 	same=0; fl_same && same=1
 	ddctl diff /run/ddctl/boot.conf - > $OUT/fl7-diff2.txt 2>&1
-	check fl-reset-diff "no-snapshot rc=$rn, save rc=$r1/$r2, diff rc=$rd $dcount/$want lines, reset rc=$rr restored=$same: $(head -c 200 $OUT/fl7-nosnap.txt)" \
+	fl_ok() {
 		[ $rn = 1 -a $r1 = 0 -a $r2 = 0 -a $rd = 0 -a "$dcount" = "$want" -a "$want" -gt 0 -a $rr = 0 -a $same = 1 ] &&
 		grep -q "\"count\":$want}" $OUT/fl7-diff.json && grep -q '^0 callsites differ$' $OUT/fl7-diff2.txt &&
-		grep -q 'no boot snapshot' $OUT/fl7-nosnap.txt
+		grep -q 'no boot snapshot' $OUT/fl7-nosnap.txt && grep -q 'kept the boot snapshot' $OUT/fl7.txt
+	}
+	check fl-reset-diff "no-snapshot rc=$rn, save rc=$r1/$r2, diff rc=$rd $dcount/$want lines, reset rc=$rr restored=$same: $(head -c 200 $OUT/fl7-nosnap.txt)" fl_ok
 	reset_all
 fi
