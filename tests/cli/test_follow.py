@@ -127,13 +127,15 @@ os.close(w)
 check("follow-fifo-sigterm", p.returncode == 0 and first.endswith("bye again\n") and
       "stopping" in err and "4 lines from 3 of 3" in err and untouched(), first + out + err)
 
+w = os.open(fifo, os.O_RDWR)  # a writer before ddctl opens it
 p = subprocess.Popen([DDCTL, "--control", CTL, "--kmsg", fifo, "follow", "module virtio_net +p"],
                      env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-w = os.open(fifo, os.O_WRONLY)
 os.write(w, LOG.encode())
+got = [p.stdout.readline() for _ in range(4)]  # ddctl has read them all
 os.close(w)  # the end of the stand-in ends the session
 out, err = p.communicate(timeout=60)
-check("follow-fifo-end", p.returncode == 0 and len(out.splitlines()) == 4, out + err)
+check("follow-fifo-end", p.returncode == 0 and got[3].endswith(" bye\n") and out == "" and
+      "4 lines from 3 of 3" in err, "".join(got) + out + err)
 
 # ---- bad input: a clear error, nothing written, no record --------------
 rc, out, err = run("follow", "module virtio_net +x")
