@@ -350,7 +350,9 @@ static int exec_attr_cb(const struct nlattr *attr, void *data)
 		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0)
 			return MNL_CB_ERROR;
 		mnl_attr_parse_nested(attr, result_cb, v);
-		if (v[DYNDBG_A_QUERY_RESULT_INDEX] >= 1 &&
+		/* the kernel reports each query once, in order: anything else
+		 * is not counted, so an incomplete reply never looks whole */
+		if (v[DYNDBG_A_QUERY_RESULT_INDEX] == res->reported + 1 &&
 		    v[DYNDBG_A_QUERY_RESULT_INDEX] <= res->nqueries) {
 			size_t i = v[DYNDBG_A_QUERY_RESULT_INDEX] - 1;
 

@@ -405,10 +405,37 @@ static void test_monitor_large(void **state)
 	ddctl_unref(ctx);
 }
 
+/*
+ * The kernel reports each query once, in order: a repeated or skipped
+ * index must not make an incomplete reply look complete (found by
+ * fuzz-netlink: two results for query 1 counted as two queries).
+ */
+static void test_exec_reply_repeated_index(void **state)
+{
+	char buf[4096];
+	struct nlmsghdr *nlh = msg(buf, DYNDBG_CMD_EXEC);
+	unsigned int matched[2] = { 0 }, changed[2] = { 0 };
+	struct nl_exec_result res = { .nqueries = 2, .matched = matched, .changed = changed };
+
+	put_result(nlh, 1, 10, 4);
+	put_result(nlh, 1, 99, 99);
+	assert_int_equal(nl_exec_parse(nlh, &res), 0);
+	assert_int_equal(res.reported, 1);
+	assert_int_equal(matched[0], 10);
+	nlh = msg(buf, DYNDBG_CMD_EXEC);
+	res.reported = 0;
+	put_result(nlh, 2, 5, 5);
+	put_result(nlh, 1, 3, 3);
+	assert_int_equal(nl_exec_parse(nlh, &res), 0);
+	assert_int_equal(res.reported, 1);
+	assert_int_equal(matched[0], 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exec_reply),
+		cmocka_unit_test(test_exec_reply_repeated_index),
 		cmocka_unit_test(test_dump_to_table),
 		cmocka_unit_test(test_event),
 		cmocka_unit_test(test_extack),
