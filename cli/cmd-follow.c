@@ -533,6 +533,7 @@ static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
 {
 	struct cli *cli = f->cli;
 	struct ddctl_table *now = NULL;
+	unsigned int errors;
 	int r, st;
 
 	st = cli_read_table(cli, &now);
@@ -568,9 +569,13 @@ static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
 		cli_error(cli, "cannot write the session record; nothing was changed\n");
 		st = EXIT_REFUSED;
 	}
-	if (!st && commit_quiet(cli, ddctl_session_get_set(f->session), now) < 0) {
-		cli_error(cli, "the set was not applied\n");
-		ddctl_session_remove(f->session);
+	errors = cli->lib_errors;
+	r = st ? 0 : commit_quiet(cli, ddctl_session_get_set(f->session), now);
+	if (r < 0) {
+		/* a refused set changed nothing; a read-back that differs did */
+		if (cli->lib_errors == errors)
+			cli_error(cli, "cannot apply the set: %s\n", strerror(-r));
+		cli_session_restore(cli, f->session);
 		st = EXIT_REFUSED;
 	}
 	ddctl_table_unref(now);

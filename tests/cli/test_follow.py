@@ -56,7 +56,8 @@ def run(*args, control=CTL, kmsg=KMSG, stdin=None, root=ROOT):
 
 
 def untouched():
-    return open(CTL).read() == BEFORE and not os.path.exists(os.path.join(ROOT, "run"))
+    sessions = os.path.join(ROOT, "run", "ddctl", "sessions")
+    return open(CTL).read() == BEFORE and (not os.path.exists(sessions) or not os.listdir(sessions))
 
 
 # ---- attribution, columns, counts --------------------------------------
@@ -144,6 +145,12 @@ rc, out, err = run("follow")
 check("follow-no-query", rc == 2 and "follow needs at least one query" in err, err)
 rc, out, err = run("follow", "module virtio_net +p", kmsg=os.path.join(tmp, "nope"))
 check("follow-no-kmsg", rc == 1 and "nothing was changed" in err and untouched(), err)
+# a set that needs a change on a file that is not the kernel's: refused,
+# nothing changed, no record left behind
+rc, out, err = run("follow", "module virtio +p")
+check("follow-refused-nothing-left", rc == 1 and "nothing written" in err and
+      open(CTL).read() == BEFORE and not os.listdir(os.path.join(ROOT, "run", "ddctl", "sessions")),
+      err)
 rc, out, err = run("--check", "follow", "module virtio +p")
 check("follow-check", rc == 0 and "query 2: module virtio +mfsl" in out and
       "would change 2 sites" in out and untouched(), out + err)
@@ -164,7 +171,7 @@ check("run-command-options-untouched", rc == 0 and out == "-v\n", out + err)
 
 # ---- session records ------------------------------------------------------
 sdir = os.path.join(ROOT, "run", "ddctl", "sessions")
-os.makedirs(sdir)
+os.makedirs(sdir, exist_ok=True)
 dead = subprocess.Popen(["true"])
 dead.wait()
 record = ("pid=%d\nstarttime=1\nstart=1700000000\ncommand=ddctl follow module virtio_net +p\n"

@@ -43,7 +43,7 @@ elif [ ! -e $DOPRINTS ] && ! load test_dynamic_debug; then
 else
 	[ -d /run ] || mkdir /run
 	grep -q ' /run ' /proc/mounts || mount -t tmpfs tmpfs /run
-	rm -rf /run/ddctl
+	rm -rf $SESSIONS /run/ddctl/boot.conf
 	reset_all
 	# a site printing before the session, undecorated: not the session's
 	echo 'func do_levels +p' > $CONTROL
