@@ -117,6 +117,19 @@ static void print_text(struct cli *cli, struct ddctl_queryset *set,
  * @table, when not NULL, is the current state the set was computed from.
  * An empty set changes nothing and succeeds.
  */
+/* An empty set: the JSON of one, or "nothing to change" when @say. */
+static int print_nothing(struct cli *cli, bool say)
+{
+	if (cli->json) {
+		printf("{%s\"queries\":[],\"changes\":[]",
+		       cli->json_head ? cli->json_head : "");
+		print_json_tail(0, false, false, -1);
+	} else if (say) {
+		printf("nothing to change\n");
+	}
+	return EXIT_OK;
+}
+
 int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 		   struct ddctl_table *table)
 {
@@ -124,16 +137,8 @@ int cli_commit_set(struct cli *cli, struct ddctl_queryset *set,
 	struct ddctl_txn *txn = NULL;
 	int r, st;
 
-	if (ddctl_queryset_get_count(set) == 0) {
-		if (cli->json) {
-			printf("{%s\"queries\":[],\"changes\":[]",
-			       cli->json_head ? cli->json_head : "");
-			print_json_tail(0, false, false, -1);
-		}
-		else if (cli->check || cli->verbose)
-			printf("nothing to change\n");
-		return EXIT_OK;
-	}
+	if (ddctl_queryset_get_count(set) == 0)
+		return print_nothing(cli, cli->check || cli->verbose);
 	r = ddctl_txn_new(cli->ctx, set, &txn);
 	if (r == 0 && table)
 		ddctl_txn_set_table(txn, table);
@@ -173,12 +178,7 @@ out:
 /* A file of only comments and blank lines: a valid set that changes nothing. */
 int cli_nothing_to_change(struct cli *cli)
 {
-	if (cli->json)
-		printf("{\"queries\":[],\"changes\":[],\"writes\":0,\"split\":false,"
-		       "\"expanded\":false,\"verified\":false,\"keys_patched\":null}\n");
-	else if (!cli->quiet)
-		printf("nothing to change\n");
-	return EXIT_OK;
+	return print_nothing(cli, !cli->quiet);
 }
 
 int cmd_set(struct cli *cli, int argc, char **argv)

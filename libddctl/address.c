@@ -14,7 +14,11 @@
 
 struct addr {
 	struct ddctl_table *t;
-	const bool *selected;
+	const bool *selected; /* to name (need) */
+	const bool *allowed;  /* may be named too: need, or no change */
+	bool compact;         /* short spellings, module wildcards */
+	bool *whole;          /* compact: per module value, named whole */
+	const size_t *module_rank;
 	bool *covered;
 	const char *flags;
 	struct strbuf *out;
@@ -62,13 +66,80 @@ static int cmp_site(const void *pa, const void *pb, void *data)
 	return r;
 }
 
-/* Try one candidate; emit it when it selects only selected sites. */
+/* Does @q name only allowed sites? Then they count as covered. */
+static int names_only_allowed(struct addr *a, const struct ddctl_query *q,
+			      bool *ok)
+{
+	size_t i;
+	int r = index_query_sites(a->t, q, &a->m);
+
+	*ok = false;
+	for (i = 0; !r && i < a->m.n; i++)
+		if (!a->allowed[a->m.idx[i]])
+			return 0;
+	for (i = 0; !r && i < a->m.n; i++)
+		a->covered[a->m.idx[i]] = true;
+	*ok = r == 0;
+	return r;
+}
+
+/* @q's match-specs, then the flags word. */
+static int emit_query(struct addr *a, struct ddctl_query *q)
+{
+	int r = query_build_canonical(q);
+
+	if (!r)
+		r = strbuf_addf(a->out, "%s %s\n", q->canonical, a->flags);
+	return r;
+}
+
+/*
+ * The shortest spelling that names only allowed sites, for a set sent now
+ * (not a save): the function, file or file:line alone, by basename before
+ * the full path, before the module-qualified form that always does. A
+ * whole module is left to emit_modules().
+ */
+static int emit_compact(struct addr *a, const struct ddctl_site *site, int depth)
+{
+	const char *module[] = { NULL, NULL, NULL, site->module };
+	const char *file[] = { NULL, site->basename, site->file, site->file };
+	struct ddctl_query q;
+	size_t i;
+	bool ok = false;
+	int r = 0;
+
+	if (depth == 0) {
+		a->whole[a->module_rank[site - a->t->sites]] = true;
+		return 0;
+	}
+	for (i = depth == 2 ? 0 : 1; !r && !ok && i < ARRAY_SIZE(file); i++) {
+		memset(&q, 0, sizeof(q));
+		q.spec[DD_SPEC_MODULE] = module[i] ? strdup(module[i]) : NULL;
+		if (depth != 2 || i > 0)
+			q.spec[DD_SPEC_FILE] = strdup(file[i]);
+		if (depth == 2)
+			q.spec[DD_SPEC_FUNC] = strdup(site->function);
+		if (depth == 3)
+			q.first_line = q.last_line = site->line;
+		if ((module[i] && !q.spec[DD_SPEC_MODULE]) ||
+		    ((depth != 2 || i > 0) && !q.spec[DD_SPEC_FILE]) ||
+		    (depth == 2 && !q.spec[DD_SPEC_FUNC]))
+			r = -ENOMEM;
+		if (!r)
+			r = names_only_allowed(a, &q, &ok);
+		if (!r && ok)
+			r = emit_query(a, &q);
+		query_release(&q);
+	}
+	return r || ok ? r : -ENOTRECOVERABLE;
+}
+
+/* Try one candidate; emit it when it names only allowed sites. */
 static int try_candidate(struct addr *a, const struct ddctl_site *site,
 			 int depth, bool *done)
 {
 	struct ddctl_query q = { 0 };
 	char line[16], *fileword = NULL;
-	size_t i;
 	int r = -ENOMEM;
 
 	*done = false;
@@ -93,12 +164,15 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 	    (depth == 2 && !q.spec[DD_SPEC_FUNC]) ||
 	    (depth == 4 && !q.spec[DD_SPEC_FORMAT]))
 		goto out;
-	r = index_query_sites(a->t, &q, &a->m);
-	for (i = 0; !r && i < a->m.n; i++)
-		if (!a->selected[a->m.idx[i]])
-			goto out;
-	for (i = 0; !r && i < a->m.n; i++)
-		a->covered[a->m.idx[i]] = true;
+	r = names_only_allowed(a, &q, done);
+	if (r < 0 || !*done)
+		goto out;
+	*done = false;
+	if (a->compact && !site->class_name && depth <= 3) {
+		r = emit_compact(a, site, depth);
+		*done = r == 0;
+		goto out;
+	}
 	r = strbuf_adds(a->out, q.spec[DD_SPEC_CLASS] ? "class " : "");
 	if (!r && q.spec[DD_SPEC_CLASS])
 		r = strbuf_add_word(a->out, q.spec[DD_SPEC_CLASS]);
@@ -188,11 +262,95 @@ static int address_group(struct addr *a)
 	return 0;
 }
 
+/* `module NAME`, or with @star `module PREFIX*` (@name's first @len bytes). */
+static int emit_module(struct addr *a, const char *name, size_t len, bool star,
+		       bool *ok)
+{
+	struct ddctl_query q = { 0 };
+	int r = -ENOMEM;
+
+	*ok = false;
+	if (asprintf(&q.spec[DD_SPEC_MODULE], "%.*s%s", (int)len, name,
+		     star ? "*" : "") < 0)
+		return r;
+	r = names_only_allowed(a, &q, ok);
+	if (!r && *ok)
+		r = emit_query(a, &q);
+	query_release(&q);
+	return r;
+}
+
+/*
+ * The modules named whole, as few `module PREFIX*` queries as name only
+ * modules all of whose (unclassed) sites are allowed: a walk down the
+ * sorted module names, @v[lo..hi) sharing their first @d bytes.
+ */
+static int emit_prefixes(struct addr *a, const char *const *v, const bool *ok,
+			 size_t lo, size_t hi, size_t d)
+{
+	bool all_ok = true, any = false, done = false;
+	size_t i, j;
+	int r = 0;
+
+	for (i = lo; i < hi; i++) {
+		all_ok &= ok[i];
+		any |= a->whole[i];
+	}
+	if (!any)
+		return 0;
+	if (hi - lo == 1) {
+		r = emit_module(a, v[lo], strlen(v[lo]), false, &done);
+		return r || done ? r : -ENOTRECOVERABLE;
+	}
+	if (all_ok) {
+		r = emit_module(a, v[lo], d, true, &done);
+		if (r || done)
+			return r;
+	}
+	i = lo;
+	if (!v[i][d]) {
+		if (a->whole[i])
+			r = emit_module(a, v[i], d, false, &done);
+		if (!r && a->whole[i] && !done)
+			r = -ENOTRECOVERABLE;
+		i++;
+	}
+	for (; !r && i < hi; i = j) {
+		for (j = i + 1; j < hi && v[j][d] == v[i][d]; j++)
+			;
+		r = emit_prefixes(a, v, ok, i, j, d + 1);
+	}
+	return r;
+}
+
+static int emit_modules(struct addr *a)
+{
+	size_t n, i;
+	const char *const *v = index_values(a->t, DD_KEY_MODULE, &n);
+	bool *ok = malloc(n + 1);
+	int r;
+
+	if (!ok || !v) {
+		free(ok);
+		return -ENOMEM;
+	}
+	memset(ok, true, n + 1);
+	for (i = 0; i < a->t->count; i++)
+		if (!a->t->sites[i].class_name && !a->allowed[i])
+			ok[a->module_rank[i]] = false;
+	r = emit_prefixes(a, v, ok, 0, n, 0);
+	free(ok);
+	return r;
+}
+
 int address_sites(struct ddctl_table *table, const bool *selected,
+		  const bool *allowed, bool compact,
 		  const char *flags_word, struct strbuf *out)
 {
 	struct addr a = { .t = table, .selected = selected,
-			  .flags = flags_word, .out = out };
+			  .allowed = allowed ? allowed : selected,
+			  .compact = compact, .flags = flags_word, .out = out };
+	size_t nmodules = 0;
 	struct order o = { .t = table };
 	size_t i, n = 0;
 	int r = 0;
@@ -207,6 +365,13 @@ int address_sites(struct ddctl_table *table, const bool *selected,
 	o.file = index_ranks(table, DD_KEY_FILE);
 	o.func = index_ranks(table, DD_KEY_FUNC);
 	if (!o.module || !o.file || !o.func) {
+		r = -ENOMEM;
+		goto out;
+	}
+	a.module_rank = o.module;
+	index_values(table, DD_KEY_MODULE, &nmodules);
+	a.whole = calloc(nmodules + 1, sizeof(*a.whole));
+	if (!a.whole) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -233,7 +398,10 @@ int address_sites(struct ddctl_table *table, const bool *selected,
 		}
 		r = address_group(&a);
 	}
+	if (!r && compact)
+		r = emit_modules(&a);
 out:
+	free(a.whole);
 	free(a.idx);
 	free(a.covered);
 	free(a.m.idx);

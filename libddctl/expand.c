@@ -14,23 +14,32 @@ static const char *flags_word(const struct ddctl_query *q)
 	return sp ? sp + 1 : q->canonical;
 }
 
+/*
+ * @q's sites as positive queries. Sites @q selects whose flags it would not
+ * change (@cur: the flags when the set reaches @q), and sites it does not
+ * select that its flags would leave as they are, may be named too: the
+ * expansion is exact, never changing a site @q leaves alone, and can use
+ * whole modules, module wildcards and short spellings more often.
+ */
 static int expand_one(struct ddctl_table *t, const struct ddctl_query *q,
+		      const bool *selected, const unsigned int *cur,
 		      struct strbuf *out)
 {
-	bool *selected = calloc(t->count + 1, sizeof(*selected));
-	struct dd_sites m = { 0 };
-	size_t i;
-	int r;
+	bool *need = calloc(t->count + 1, sizeof(*need));
+	bool *allowed = calloc(t->count + 1, sizeof(*allowed));
+	size_t s;
+	int r = need && allowed ? 0 : -ENOMEM;
 
-	if (!selected)
-		return -ENOMEM;
-	r = index_query_sites(t, q, &m);
-	for (i = 0; !r && i < m.n; i++)
-		selected[m.idx[i]] = true;
+	for (s = 0; !r && s < t->count; s++) {
+		bool change = query_apply(q, cur[s]) != cur[s];
+
+		need[s] = selected[s] && change;
+		allowed[s] = selected[s] || !change;
+	}
 	if (!r)
-		r = address_sites(t, selected, flags_word(q), out);
-	free(m.idx);
-	free(selected);
+		r = address_sites(t, need, allowed, true, flags_word(q), out);
+	free(need);
+	free(allowed);
 	return r;
 }
 
@@ -63,29 +72,46 @@ DDCTL_EXPORT int ddctl_queryset_expand(struct ddctl_queryset *set,
 {
 	struct ddctl_queryset *n = NULL;
 	struct strbuf sb = { 0 };
-	size_t i;
+	struct dd_sites m = { 0 };
+	unsigned int *cur = NULL;
+	bool *selected = NULL;
+	size_t i, s;
 	int r;
 
 	for (i = 0; i < set->count; i++)
 		if (!set->queries[i].has_flags)
 			return -EINVAL;
-	r = ddctl_queryset_new(set->ctx, &n);
+	cur = calloc(table->count + 1, sizeof(*cur));
+	selected = calloc(table->count + 1, sizeof(*selected));
+	r = cur && selected ? ddctl_queryset_new(set->ctx, &n) : -ENOMEM;
+	for (s = 0; !r && s < table->count; s++)
+		cur[s] = table->sites[s].flags;
 	for (i = 0; !r && i < set->count; i++) {
 		const struct ddctl_query *q = &set->queries[i];
 
 		sb.len = 0;
 		if (sb.buf)
 			sb.buf[0] = '\0';
-		if (ddctl_query_is_negated(q))
-			r = expand_one(table, q, &sb);
-		else
+		r = index_query_sites(table, q, &m);
+		for (s = 0; !r && s < m.n; s++)
+			selected[m.idx[s]] = true;
+		if (!r && ddctl_query_is_negated(q))
+			r = expand_one(table, q, selected, cur, &sb);
+		else if (!r)
 			r = strbuf_adds(&sb, q->canonical);
+		for (s = 0; s < m.n; s++) {
+			selected[m.idx[s]] = false;
+			cur[m.idx[s]] = query_apply(q, cur[m.idx[s]]);
+		}
 		if (!r && sb.len)
 			r = ddctl_queryset_parse(n, sb.buf, 0);
 		if (r == -EINVAL)
 			err(set->ctx, "expansion of query %zu does not parse: %s\n",
 			    i + 1, ddctl_queryset_get_error(n, NULL, NULL, NULL));
 	}
+	free(m.idx);
+	free(cur);
+	free(selected);
 	strbuf_release(&sb);
 	if (!r)
 		r = same_effect(set, n, table);

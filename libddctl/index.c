@@ -366,6 +366,14 @@ int index_query_sites(struct ddctl_table *t, const struct ddctl_query *q,
 	return r;
 }
 
+const char *const *index_values(struct ddctl_table *t, enum dd_key key, size_t *n)
+{
+	struct dd_index *x = index_get(t);
+
+	*n = x ? x->key[key].nvalues : 0;
+	return x ? x->key[key].values : NULL;
+}
+
 const size_t *index_ranks(struct ddctl_table *t, enum dd_key key)
 {
 	struct dd_index *x = index_get(t);

@@ -107,6 +107,8 @@ bool index_has_value(struct ddctl_table *t, enum dd_key key, const char *value);
 void index_free(struct dd_index *x);
 /* the value ids of @key per site: sorting by them sorts by the strings */
 const size_t *index_ranks(struct ddctl_table *t, enum dd_key key);
+/* the distinct values of @key, sorted; a site's rank indexes them */
+const char *const *index_values(struct ddctl_table *t, enum dd_key key, size_t *n);
 
 /* wildcard.c: the kernel's match_wildcard() */
 bool dd_match_wildcard(const char *pattern, const char *string);
@@ -188,8 +190,13 @@ static inline bool dd_isspace(unsigned char c)
 	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
 }
 
-/* address.c: queries naming exactly a set of sites */
+/*
+ * address.c: queries naming the @selected sites, and no site outside
+ * @allowed (NULL: @selected); @compact for a set sent now: short spellings
+ * and module wildcards that only hold for the current table.
+ */
 int address_sites(struct ddctl_table *table, const bool *selected,
+		  const bool *allowed, bool compact,
 		  const char *flags_word, struct strbuf *out);
 
 /* restore.c: a copy of @from's sites sharing its strings */

@@ -534,6 +534,11 @@ DDCTL_EXPORT int ddctl_queryset_parse(struct ddctl_queryset *set,
 		free(work);
 		if (r == 0)
 			r = query_build_canonical(&q);
+		/* one query is one write: the kernel reads at most 4095 bytes */
+		if (r == 0 && !(flags & DDCTL_PARSE_MATCH_ONLY) &&
+		    strlen(q.canonical) + 1 > DD_WRITE_MAX)
+			r = fail(&p, NULL, "the query is %zu bytes; the kernel reads at most %d in one write",
+				 strlen(q.canonical) + 1, DD_WRITE_MAX);
 		if (r == 0)
 			r = queryset_append(set, &q);
 		if (r == -EINVAL)

@@ -55,7 +55,7 @@ DDCTL_EXPORT int ddctl_queryset_new_restore(struct ddctl_ctx *ctx,
 		}
 		ddctl_flags_format(f, flags);
 		if (any)
-			r = address_sites(now, sel, f ? flags : "=", &sb);
+			r = address_sites(now, sel, NULL, false, f ? flags : "=", &sb);
 	}
 	if (!r)
 		r = ddctl_queryset_new(ctx, &set);

@@ -107,7 +107,7 @@ static int session_build_set(struct ddctl_session *s, struct ddctl_queryset *use
 	ddctl_flags_format(deco, word);
 	word[0] = '+';
 	if (!r && deco)
-		r = address_sites(now, todo, word, &sb);
+		r = address_sites(now, todo, NULL, false, word, &sb);
 	if (!r)
 		r = ddctl_queryset_new(s->ctx, &s->set);
 	if (!r && sb.len && ddctl_queryset_parse(s->set, sb.buf, 0) < 0)

@@ -195,8 +195,8 @@ static int parse_line(char *line, struct ddctl_site *site, enum escapes style)
 
 static int table_parse(struct ddctl_table *t)
 {
-	char *line = t->buf, *nl;
-	size_t n = 0, lines = 0, alloc = 0, lineno = 0;
+	char *line = t->buf, *nl, shown[81];
+	size_t n = 0, lines = 0, alloc = 0, lineno = 0, len;
 	enum escapes style = detect_escapes(t->buf);
 	char *p;
 
@@ -215,9 +215,13 @@ static int table_parse(struct ddctl_table *t)
 			nl = line + strlen(line);
 		if (*line == '#' || *line == '\0')
 			continue;
+		/* the line as read, for the message: parsing cuts it up */
+		len = strnlen(line, sizeof(shown) - 1);
+		memcpy(shown, line, len);
+		shown[len] = '\0';
 		if (parse_line(line, &t->sites[n], style) < 0) {
-			err(t->ctx, "control file line %zu is not a callsite: %.80s\n",
-			    lineno, line);
+			err(t->ctx, "control file line %zu is not a callsite: %s\n",
+			    lineno, shown);
 			return -EBADMSG;
 		}
 		n++;

@@ -135,11 +135,8 @@ static int txn_verify(struct ddctl_txn *txn)
 	r = table_diff(txn->table, txn->plan->final, now, note_mismatch, &m);
 	txn->verified = r == 0;
 	ddctl_table_unref(now);
-	if (!r && txn->mismatches) {
-		err(txn->ctx, "%zu sites differ from the prediction\n",
-		    txn->mismatches);
-		r = -EPROTO;
-	}
+	if (!r && txn->mismatches)
+		r = -EPROTO; /* the caller says how many (once) */
 	return r;
 }
 
@@ -159,10 +156,10 @@ static int txn_restore(struct ddctl_txn *txn, int fd)
 		r = ddctl_queryset_new_restore(txn->ctx, now, txn->table, &set);
 	if (!r)
 		r = queryset_format(set, &sb);
-	if (!r && sb.len) {
-		err(txn->ctx, "restoring the sites already changed\n");
+	if (!r && sb.len)
 		r = write_text(txn, fd, sb.buf, false);
-	}
+	if (!r)
+		err(txn->ctx, "the sites already changed were restored: nothing was changed\n");
 	strbuf_release(&sb);
 	ddctl_queryset_unref(set);
 	ddctl_table_unref(now);
@@ -191,7 +188,7 @@ static int write_text(struct ddctl_txn *txn, int fd, const char *text,
 	size_t len;
 	int r;
 
-	for (p = text; count && txn->progress_fn && *p; p = chunk_end(p))
+	for (p = text; count && *p; p = chunk_end(p))
 		total++;
 	for (p = text; *p; p = end) {
 		end = chunk_end(p);
@@ -200,16 +197,20 @@ static int write_text(struct ddctl_txn *txn, int fd, const char *text,
 			err(txn->ctx, "a single query is longer than the kernel accepts\n");
 			return -E2BIG;
 		}
-		if (total > 1)
+		if (total > 1 && txn->progress_fn)
 			txn->progress_fn(txn->progress_data, done, total);
 		r = procfs_write(txn->ctx, fd, p, len);
-		if (r < 0)
+		if (r < 0) {
+			if (total > 1)
+				err(txn->ctx, "write %u of %u, from query \"%.*s\", was refused: %s\n",
+				    done + 1, total, (int)strcspn(p, "\n"), p, strerror(-r));
 			return r;
+		}
 		if (count)
 			txn->writes++;
 		done++;
 	}
-	if (total > 1)
+	if (total > 1 && txn->progress_fn)
 		txn->progress_fn(txn->progress_data, done, total);
 	return 0;
 }
@@ -334,7 +335,10 @@ static int txn_send(struct ddctl_txn *txn)
 	if (fd < 0)
 		return fd;
 	r = write_text(txn, fd, txn->sent, true);
-	if (r < 0 && ctx_writes_kernel(txn->ctx)) {
+	if (r < 0 && txn->writes > 0 && !ctx_writes_kernel(txn->ctx)) {
+		err(txn->ctx, "%u earlier writes not restored: they went to a capture file\n",
+		    txn->writes);
+	} else if (r < 0 && ctx_writes_kernel(txn->ctx)) {
 		r2 = txn_restore(txn, fd);
 		if (r2 < 0)
 			err(txn->ctx, "restoring failed: %s; the kernel may be left half-configured\n",

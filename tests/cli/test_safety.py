@@ -6,6 +6,7 @@ that is not the kernel's control file, writes nothing with --check, replaces
 the files it writes all or nothing, rejects NUL bytes and refuses symlinks.
 TAP output."""
 import os
+import re
 import resource
 import shutil
 import signal
@@ -203,6 +204,43 @@ rc, out, err = run("--check", "apply-config", root=root)
 check("dangling-dropin-skipped", rc == 0 and "05-gone.conf" in err and "would change" in out,
       "rc=%d\n%s%s" % (rc, out, err))
 check("world-writable-dropin-warns", "10-ok.conf is writable by every user" in err, err)
+
+# a query the kernel cannot take in one write is a query error (exit 2)
+long_query = 'format "%s" +p' % ("a" * 4100)
+rc, out, err = run("--check", "set", long_query)
+check("long-query-exit-2", rc == 2 and "the kernel reads at most 4095" in err, "rc=%d %s" % (rc, err[-200:]))
+
+# a control-file line that is not a callsite is shown as read, not cut up
+badctl = os.path.join(tmp, "bad-control")
+with open(badctl, "w") as f:
+    f.write('# filename:lineno [module]function flags format\nfoo.c:1 [m]f =z "x"\n')
+rc, out, err = run("list", control=badctl)
+check("control-error-shows-line", rc == 1 and 'line 2 is not a callsite: foo.c:1 [m]f =z "x"' in err, err)
+rc, out, err = run("info", control=badctl)
+check("info-unparsable-table-exit-1", rc == 1 and "callsites:     0" not in out, out + err)
+
+# a refused write of a split set names the write, its first query, and
+# whether the writes before it were undone ("full disk" on the 2nd write)
+big = os.path.join(tmp, "big-control")
+queries = os.path.join(tmp, "big-queries")
+with open(big, "w") as f, open(queries, "w") as g:
+    f.write("# filename:lineno [module]function flags format\n")
+    for i in range(1, 2001):
+        f.write('big.c:%d [big]f%d =_ "m%d\\n"\n' % (i, i, i))
+        g.write("file big.c line %d +p\n" % (i))
+if os.path.exists(cap):
+    os.unlink(cap)
+
+
+def one_write_fits():
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (5000, 5000))
+
+
+rc, out, err = run("--capture-writes", cap, "-f", queries, control=big, preexec=one_write_fits)
+check("split-refused-names-write", rc == 1 and
+      re.search(r'write 2 of \d+, from query "file big.c line \d+ \+p", was refused', err) and
+      "1 earlier writes not restored" in err, "rc=%d\n%s" % (rc, err))
 
 shutil.rmtree(tmp)
 tap.finish()
