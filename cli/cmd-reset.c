@@ -39,8 +39,7 @@ int cli_save_boot(struct cli *cli)
 
 int cmd_reset(struct cli *cli, int argc, char **argv)
 {
-	struct ddctl_queryset *script = NULL, *set = NULL;
-	struct ddctl_table *table = NULL;
+	struct ddctl_queryset *script = NULL;
 	char *text = NULL;
 	int r, st;
 
@@ -62,19 +61,7 @@ int cmd_reset(struct cli *cli, int argc, char **argv)
 	st = cli_parse_queries(cli, text, 0, &script);
 	free(text);
 	if (!st)
-		st = cli_read_table(cli, &table);
-	if (st)
-		goto out;
-	r = ddctl_queryset_new_from_script(cli->ctx, table, script, &set);
-	if (r < 0) {
-		cli_error(cli, "cannot reset: %s\n", strerror(-r));
-		st = cli_errno_status(r);
-	} else {
-		st = cli_commit_set(cli, set, table);
-	}
-out:
-	ddctl_queryset_unref(set);
+		st = cli_restore_script(cli, BOOT_CONF, script);
 	ddctl_queryset_unref(script);
-	ddctl_table_unref(table);
 	return st;
 }

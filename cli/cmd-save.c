@@ -95,12 +95,33 @@ int cmd_save(struct cli *cli, int argc, char **argv)
 /* A ddctl save starts so; without queries it is the default state. */
 #define SAVE_MAGIC "# ddctl saved state"
 
+/* Bring the state to what @script gives, as one set (restore, reset). */
+int cli_restore_script(struct cli *cli, const char *what,
+		       struct ddctl_queryset *script)
+{
+	struct ddctl_queryset *set = NULL;
+	struct ddctl_table *table = NULL;
+	int r, st = cli_read_table(cli, &table);
+
+	if (st)
+		return st;
+	r = ddctl_queryset_new_from_script(cli->ctx, table, script, &set);
+	if (r < 0) {
+		cli_error(cli, "cannot restore %s: %s\n", what, strerror(-r));
+		st = cli_errno_status(r);
+	} else {
+		st = cli_commit_set(cli, set, table);
+	}
+	ddctl_queryset_unref(set);
+	ddctl_table_unref(table);
+	return st;
+}
+
 int cmd_restore(struct cli *cli, int argc, char **argv)
 {
-	struct ddctl_queryset *script = NULL, *set = NULL;
-	struct ddctl_table *table = NULL;
+	struct ddctl_queryset *script = NULL;
 	char *text = NULL;
-	int r, st;
+	int st;
 
 	if (argc != 1) {
 		cli_error(cli, "restore needs one FILE ('-' is stdin)\n");
@@ -114,20 +135,9 @@ int cmd_restore(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (!st)
-		st = cli_read_table(cli, &table);
-	if (st)
-		goto out;
-	r = ddctl_queryset_new_from_script(cli->ctx, table, script, &set);
-	if (r < 0) {
-		cli_error(cli, "cannot restore %s: %s\n", argv[0], strerror(-r));
-		st = cli_errno_status(r);
-	} else {
-		st = cli_commit_set(cli, set, table);
-	}
+		st = cli_restore_script(cli, argv[0], script);
 out:
 	free(text);
-	ddctl_queryset_unref(set);
 	ddctl_queryset_unref(script);
-	ddctl_table_unref(table);
 	return st;
 }

@@ -75,6 +75,8 @@ int cli_follow(struct cli *cli, const char *name, int argc, char **argv,
 int cli_session_restore(struct cli *cli, struct ddctl_session *s);
 void cli_check_sessions(struct cli *cli);
 int cli_save_boot(struct cli *cli);
+int cli_restore_script(struct cli *cli, const char *what,
+		       struct ddctl_queryset *script);
 
 #define CLI_NO_CONTROL "no dynamic debug control file: the kernel lacks CONFIG_DYNAMIC_DEBUG, or debugfs is not mounted"
 
