@@ -117,6 +117,39 @@ static void test_no_config(void **state)
 	ddctl_unref(ctx);
 }
 
+/* Files of queries: FILE:LINE errors, NUL bytes, comments only (issue 12 item 5). */
+static void test_parse_buffer(void **state)
+{
+	static const char nul[] = "module a +p\nmodule b +p\0module c +p\nmodule d +p\n";
+	static const char bad[] = "# x\n\nmodule a +p\nmodule b +x\n";
+	static const char empty[] = "# only\n\n  \n# comments\n";
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_queryset *set = NULL;
+	unsigned int column;
+	const char *msg;
+
+	assert_int_equal(ddctl_queryset_new(ctx, &set), 0);
+	assert_int_equal(ddctl_queryset_parse_buffer(set, "f.conf", nul, sizeof(nul) - 1, 0),
+			 -EINVAL);
+	msg = ddctl_queryset_get_error(set, NULL, &column, NULL);
+	assert_non_null(strstr(msg, "f.conf:2:"));
+	assert_non_null(strstr(msg, "NUL"));
+	assert_int_equal(column, 12);
+	assert_int_equal(ddctl_queryset_get_count(set), 0); /* nothing of the file */
+	assert_int_equal(ddctl_queryset_parse_buffer(set, "g.conf", bad, sizeof(bad) - 1, 0),
+			 -EINVAL);
+	msg = ddctl_queryset_get_error(set, NULL, NULL, NULL);
+	assert_non_null(strstr(msg, "g.conf:4: \"module b +x\", column 10, word \"+x\""));
+	assert_int_equal(ddctl_queryset_get_count(set), 0);
+	assert_int_equal(ddctl_queryset_parse_buffer(set, "e.conf", empty, sizeof(empty) - 1, 0), 0);
+	assert_int_equal(ddctl_queryset_get_count(set), 0);
+	/* no NUL at the end needed: the length counts */
+	assert_int_equal(ddctl_queryset_parse_buffer(set, "h.conf", bad + 5, 11, 0), 0);
+	assert_int_equal(ddctl_queryset_get_count(set), 1);
+	ddctl_queryset_unref(set);
+	ddctl_unref(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_bad_line),
 		cmocka_unit_test(test_no_config),
+		cmocka_unit_test(test_parse_buffer),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
