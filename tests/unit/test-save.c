@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Saved settings: save, reset, restore gives the same table. */
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "testlib.h"
 
@@ -121,12 +123,54 @@ static void test_default_state(void **state)
 	ddctl_unref(ctx);
 }
 
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(lstat(path, &st), 0);
+	return st.st_mode & 07777;
+}
+
+/* ddctl_file_write(): all or nothing, modes kept, symlinks refused (item 4, 6). */
+static void test_file_write(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	char dir[] = "/tmp/ddctl-file-XXXXXX", path[128], link[128], got[64] = "";
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/saved.conf", dir);
+	snprintf(link, sizeof(link), "%s/link.conf", dir);
+	assert_int_equal(ddctl_file_write(ctx, path, "one\n", 4, 0), 0);
+	assert_int_equal(mode_of(path), 0644);
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_int_equal(ddctl_file_write(ctx, path, "two\n", 4, 0), 0);
+	assert_int_equal(mode_of(path), 0640); /* the old file's mode */
+	assert_int_equal(ddctl_file_write(ctx, path, "three\n", 6, DDCTL_FILE_EXCL), -EEXIST);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(ddctl_file_write(ctx, link, "evil\n", 5, 0), -ELOOP);
+	assert_int_equal(ddctl_file_write(ctx, dir, "x", 1, 0), -EINVAL);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(got, sizeof(got), f));
+	fclose(f);
+	assert_string_equal(got, "two\n");
+	unlink(link);
+	unlink(path);
+	assert_int_equal(ddctl_file_write(ctx, path, "", 0, DDCTL_FILE_PRIVATE), 0);
+	assert_int_equal(mode_of(path), 0600);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0); /* no temporary file left behind */
+	ddctl_unref(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_save_restore_fixtures),
 		cmocka_unit_test(test_save_is_compact),
 		cmocka_unit_test(test_default_state),
+		cmocka_unit_test(test_file_write),
 	};
 
 	return cmocka_run_group_tests_name("save", tests, NULL, NULL);
