@@ -97,6 +97,40 @@ rc, out, err = run("--since-boot", "--top", "follow", "module virtio_net +p")
 check("follow-top-not-a-terminal", rc == 0 and out.startswith("4 lines from 3 of 3") and
       "hello" not in out, out + err)
 
+# colours on a terminal, none with NO_COLOR
+import pty  # noqa: E402
+
+
+def on_pty(*args, no_color=False):
+    master, slave = pty.openpty()
+    env = dict(os.environ, DDCTL_RUN_DIR=os.path.join(ROOT, "run", "ddctl"))
+    env.pop("NO_COLOR", None)
+    if no_color:
+        env["NO_COLOR"] = "1"
+    p = subprocess.Popen([DDCTL, "--control", CTL, "--kmsg", KMSG, *args], env=env,
+                         stdout=slave, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    p.wait(timeout=60)
+    os.close(master)
+    return p.returncode, data.decode(errors="replace")
+
+
+rc, out = on_pty("--since-boot", "follow", "module virtio_net +p")
+check("follow-colour-terminal", rc == 0 and
+      "\033[32mvirtio_net\033[0m \033[34mvirtnet_probe:10 \033[0m hello" in out, repr(out))
+rc, out = on_pty("--since-boot", "follow", "module virtio_net +p", no_color=True)
+check("follow-no-colour", rc == 0 and "\033[" not in out and "virtio_net virtnet_probe:10  hello" in out,
+      repr(out))
+
 # only the log from now on without --since-boot (a file: its end)
 rc, out, err = run("follow", "module virtio_net +p")
 check("follow-from-now", rc == 0 and out == "" and "0 lines from 0 of 3" in err, out + err)
