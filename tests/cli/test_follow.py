@@ -276,5 +276,27 @@ check("unit-start-order", execs == [
     ("ExecStartPre", "@sbindir@/ddctl save --boot"),
     ("ExecStart", "@sbindir@/ddctl apply-config")], unit)
 
+# bash completion: follow and run take -o FILE, list -o COLUMNS
+BASH_COMPLETION = "/usr/share/bash-completion/bash_completion"
+if os.path.exists(BASH_COMPLETION):
+    with open(os.path.join(tmp, "lines.out"), "w"):
+        pass
+
+    def bash(*words):
+        script = ("source %s\nsource %s\nCOMP_WORDS=(\"$@\")\n"
+                  "COMP_CWORD=$((${#COMP_WORDS[@]} - 1))\nCOMP_LINE=\"${COMP_WORDS[*]}\"\n"
+                  "COMP_POINT=${#COMP_LINE}\n_ddctl\nprintf '%%s\\n' \"${COMPREPLY[@]}\"\n"
+                  % (BASH_COMPLETION, os.path.join(SRC, "data", "bash-completion", "ddctl")))
+        p = subprocess.run(["bash", "-c", script, "bash", *words], capture_output=True,
+                           text=True, cwd=tmp)
+        return set(p.stdout.split())
+
+    check("completion-follow-output-file", bash("ddctl", "follow", "-o", "lines.o") == {"lines.out"} and
+          bash("ddctl", "run", "--output", "lines.o") == {"lines.out"} and
+          bash("ddctl", "list", "-o", "modu") == {"module"},
+          bash("ddctl", "follow", "-o", "lines.o"))
+    check("completion-commands", {"follow", "run", "sessions", "reset", "diff"} <=
+          bash("ddctl", ""), "")
+
 subprocess.run(["rm", "-rf", tmp])
 tap.finish()
