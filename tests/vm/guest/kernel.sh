@@ -5,7 +5,8 @@
 #   k-dump-filter-negated  a dump filtered by !module virtio* ends, right sites
 #   k-dump-consistent      dumps while a module loads and unloads: complete or NLM_F_DUMP_INTR
 #   k-format-bang-literal  "format !x" matches the text "!x" (all kernels)
-KTESTS="k-dump-filter-module k-dump-filter-negated k-dump-consistent"
+#   k-extack-reason        an EXEC error's reason survives the 80-character cut
+KTESTS="k-extack-reason k-dump-filter-module k-dump-filter-negated k-dump-consistent"
 # standalone (run-vm.py --script kernel): the helpers and the usual modules
 if [ -z "$CONTROL" ]; then
 	. /ddctl-tests/lib.sh
@@ -48,6 +49,12 @@ else
 	grep -q '^nogroup:' /etc/group 2>/dev/null || echo 'nogroup:x:65534:' >> /etc/group
 	asnobody() { su -s /bin/sh nobody -c "LD_LIBRARY_PATH=/usr/lib $*"; }
 	load ddctl_sites_20000 || note "insmod ddctl_sites_20000 failed"
+
+	# extack messages are cut at 80 characters: the reason comes first
+	nlexec '!file drivers/net/virtio_net.c:100 +p' > $OUT/k-extack.txt 2>&1
+	msg=$(sed -n 's/^msg=//p' $OUT/k-extack.txt)
+	want='query 1: match-spec: negated file cannot have a :func or :line tail; in '
+	check k-extack-reason "msg='$msg'" [ "${msg#"$want"}" != "$msg" ]
 
 	# a filter that rejects the tables before a large one: v1 re-walked
 	# the large table forever (the table cursor never moved past them)
