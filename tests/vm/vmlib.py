@@ -61,7 +61,8 @@ def build_kernel(kind):
 
 
 def build_modules(kdir, sizes=MODULE_SIZES):
-    for k in sizes:
+    # "formats": ddctl_formats, formats printed raw (guest/formats.sh)
+    for k in list(sizes) + ["formats"]:
         r = subprocess.run([os.path.join(HERE, "gen-module.py"), "--build",
                             kdir, str(k)], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Formats the control file prints raw (issue 12 item 15): the module
+# ddctl_formats (tests/vm/gen-module.py formats) has two backslash bytes
+# before %s as cifs does, raw quotes, a backslash before a quote, before
+# octal-looking digits, before n and at the end. ddctl lists them as the
+# kernel prints them, and for every query below the sites ddctl --check
+# predicts are exactly the sites the kernel changes when ddctl sets it
+# (compared on the whole control file, not only the sites ddctl selects).
+. /ddctl-tests/lib.sh
+M=ddctl_formats
+load $M || notok formats-load "insmod $M failed"
+has_ddctl || { skip formats "ddctl is not in the initramfs"; exit 0; }
+
+# ddctl list shows each format exactly as the control file does
+control | awk -v m="[$M]" 'index($2, m) == 1' | sed 's/^[^"]*//' > /tmp/f-kernel
+ddctl list -o format "module $M" > /tmp/f-list 2>&1
+check formats-list "ddctl list: $(diff /tmp/f-kernel /tmp/f-list | head -5 | tr '\n' '|')" \
+	cmp -s /tmp/f-kernel /tmp/f-list
+
+# the same sites predicted and changed, both commands exit 0
+same() { [ $crc = 0 -a $src = 0 ] && cmp -s /tmp/f-pred /tmp/f-real; }
+
+nq=0
+while IFS= read -r q; do
+	nq=$((nq + 1))
+	reset_all
+	cat $CONTROL > /tmp/f-before
+	ddctl --check set "$q" > /tmp/f-check 2>&1
+	crc=$?
+	grep ' -> ' /tmp/f-check | sed 's/ .*//' | sort > /tmp/f-pred
+	ddctl set "$q" > /tmp/f-out 2>&1
+	src=$?
+	cat $CONTROL > /tmp/f-after
+	diff -U0 /tmp/f-before /tmp/f-after | sed -n 's/^+\([^+][^ ]*\) .*/\1/p' | sort > /tmp/f-real
+	np=$(wc -l < /tmp/f-pred)
+	nr=$(wc -l < /tmp/f-real)
+	note "formats-$nq [$q]: predicted $np, kernel changed $nr, check rc=$crc, set rc=$src"
+	check formats-$nq "[$q] predicted $np sites, the kernel changed $nr ($(diff /tmp/f-pred /tmp/f-real | grep '^[-+][^-+]' | head -4 | tr '\n' ' ')); set rc=$src: $(tail -1 /tmp/f-out)" same
+done <<'EOF'
+format \\\\%s +p
+format \\%s +p
+format ': \\\\%s tid' +p
+format '"%s"' +p
+format \\\" +p
+format \\012 +p
+format ': \\%s' +p
+format 'quote " end' +p
+format 'backslash \\\\' +p
+format 'f04 backslash-n' +p
+format tab\there +p
+module ddctl_formats !format \\\\ +p
+module ddctl_formats !format '"' +p
+module ddctl_formats +p; module ddctl_formats !format \\ -p
+EOF
+reset_all
