@@ -451,10 +451,15 @@ unsigned int ddctl_plan_get_final_flags(const struct ddctl_plan *plan,
  * @out: out: a new set whose net effect on @table equals @set's and that
  *       has no negated match-spec
  *
- * A negated query becomes queries that name exactly the sites it selects:
- * whole modules where it selects every site of a module, then files,
- * functions, lines, and single sites. The result is checked by predicting
- * both sets.
+ * A negated query becomes queries that change exactly the sites it would
+ * change and no other: whole modules where it selects every site of a
+ * module, merged into `module PREFIX*` over the table's module names, then
+ * files, functions, lines and single sites, each spelled as briefly as
+ * @table allows (a function or file without its module when that names no
+ * other site that would change). Sites whose flags the query would leave
+ * as they are (at its place in the set) may be named along. The result
+ * holds for @table: send it right away. It is checked by predicting both
+ * sets.
  *
  * Return: 0, -ENOMEM, or -ENOTRECOVERABLE when a site cannot be named by
  * any query (the log says which).
