@@ -126,6 +126,24 @@ void cli_json_errors(int status)
 	memset(&pending, 0, sizeof(pending));
 }
 
+/* A warning: with --json one {"warning":MESSAGE} line, at once. */
+void cli_vwarn(const struct cli *cli, const char *format, va_list args)
+{
+	char *msg = NULL;
+
+	if (!cli->json || cli->in_shell) {
+		cli_verror(cli, format, args);
+		return;
+	}
+	if (vasprintf(&msg, format, args) < 0)
+		return;
+	msg[strcspn(msg, "\n")] = '\0';
+	fputs("{\"warning\":", stderr);
+	json_string(stderr, msg + (strncmp(msg, "warning: ", 9) ? 0 : 9));
+	fputs("}\n", stderr);
+	free(msg);
+}
+
 /* "ddctl: [line N: ]message": the shell names the script line. */
 void cli_verror(const struct cli *cli, const char *format, va_list args)
 {

@@ -82,6 +82,7 @@ int cli_restore_script(struct cli *cli, const char *what,
 
 /* Helpers shared by the commands. */
 void cli_verror(const struct cli *cli, const char *format, va_list args);
+void cli_vwarn(const struct cli *cli, const char *format, va_list args);
 void cli_error(const struct cli *cli, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
 void cli_json_errors(int status);

@@ -441,7 +441,10 @@ static void log_to_stderr(void *data, int priority, const char *file, int line,
 
 	if (priority <= LOG_ERR)
 		cli->lib_errors++;
-	cli_verror(cli, format, args);
+	if (priority == LOG_WARNING)
+		cli_vwarn(cli, format, args);
+	else
+		cli_verror(cli, format, args);
 }
 
 const struct cli_cmd *cli_get_command(size_t idx)

@@ -124,23 +124,25 @@ static bool is_masked(const char *path)
  * A symlink to nothing is skipped (the rest still applies); a drop-in
  * anyone may write is applied with a warning.
  */
-static bool is_skipped(struct ddctl_ctx *ctx, const char *path)
+static bool is_skipped(struct ddctl_ctx *ctx, const char *path, bool loading)
 {
+	int prio = loading ? LOG_WARNING : LOG_DEBUG;
 	struct stat st;
 
 	if (stat(path, &st) < 0 && errno == ENOENT && lstat(path, &st) == 0) {
-		warn(ctx, "warning: %s is a symbolic link to nothing: skipped\n", path);
+		ddctl_log_cond(ctx, prio, "warning: %s is a symbolic link to nothing: skipped\n",
+			       path);
 		return true;
 	}
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & S_IWOTH))
-		warn(ctx, "warning: %s is writable by every user: anyone can change what it does\n",
-		     path);
+		ddctl_log_cond(ctx, prio, "warning: %s is writable by every user: anyone can change what it does\n",
+			       path);
 	return false;
 }
 
-DDCTL_EXPORT int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
-					   int (*fn)(const char *path, void *data),
-					   void *data)
+/* The drop-ins in order; @loading: their contents are applied (warn). */
+static int config_foreach(struct ddctl_ctx *ctx, bool loading,
+			  int (*fn)(const char *path, void *data), void *data)
 {
 	const char *root = ctx_config_root(ctx);
 	struct dropin *list = NULL;
@@ -162,11 +164,18 @@ DDCTL_EXPORT int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
 	for (i = 0; !r && i < n; i++) {
 		if (is_masked(list[i].path))
 			dbg(ctx, "%s is masked\n", list[i].path);
-		else if (!is_skipped(ctx, list[i].path))
+		else if (!is_skipped(ctx, list[i].path, loading))
 			r = fn(list[i].path, data);
 	}
 	free_dropins(list, n);
 	return r;
+}
+
+DDCTL_EXPORT int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
+					   int (*fn)(const char *path, void *data),
+					   void *data)
+{
+	return config_foreach(ctx, false, fn, data);
 }
 
 /* The parse error of @set, restated with the file and line. */
@@ -299,7 +308,7 @@ DDCTL_EXPORT int ddctl_config_load(struct ddctl_ctx *ctx,
 	size_t first = set->count;
 	int r;
 
-	r = ddctl_config_foreach_file(ctx, load_file, &l);
+	r = config_foreach(ctx, true, load_file, &l);
 	if (r < 0) {
 		while (set->count > first)
 			query_release(&set->queries[--set->count]);
