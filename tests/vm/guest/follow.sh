@@ -114,6 +114,9 @@ else
 	fl_wait fl_applied 'do_cats' '=pmfsl'
 	echo 'func do_cats =pt' > $CONTROL
 	fl_wait fl_applied 'do_cats' '=pt'
+	# patched kernels notify: wait for the notice before stopping (it is
+	# read asynchronously; a signal first would end the session before it)
+	[ "$DDCTL_KIND" = patched ] && fl_wait fl_lines $OUT/fl3.txt.err 'another writer changed' 1
 	kill -INT $fl_pid; wait $fl_pid; rc=$?
 	# do_levels back to =p, do_cats stays the other writer's =pt
 	lv=$(fl_flags do_levels); ct=$(fl_flags do_cats)
