@@ -53,3 +53,35 @@ module ddctl_formats !format '"' +p
 module ddctl_formats +p; module ddctl_formats !format \\ -p
 EOF
 reset_all
+
+# every query set of tests/vm/querysets.txt, the modules of the suite loaded
+# (the suite's predict-* compares the same on the host; this runs alone,
+# with a before/after diff of the whole control file per set)
+load_std
+load test_dynamic_debug
+load ddctl_sites_256
+load ddctl_sites_2000
+for qf in /ddctl-tests/qsets/*.q; do
+	[ -e "$qf" ] || break
+	b=$(basename "$qf" .q)
+	q=$(cat "$qf")
+	reset_all
+	cat $CONTROL > /tmp/f-before
+	ddctl --check set "$q" > /tmp/f-check 2>&1
+	crc=$?
+	grep ' -> ' /tmp/f-check | sed 's/ .*//' | sort > /tmp/f-pred
+	ddctl set "$q" > /tmp/f-out 2>&1
+	src=$?
+	cat $CONTROL > /tmp/f-after
+	diff -U0 /tmp/f-before /tmp/f-after | sed -n 's/^+\([^+][^ ]*\) .*/\1/p' | sort > /tmp/f-real
+	np=$(wc -l < /tmp/f-pred)
+	nr=$(wc -l < /tmp/f-real)
+	case $b in
+	*error-*) # refused before anything is written
+		check qset-$b "check rc=$crc set rc=$src, $nr sites changed" \
+			[ $crc != 0 -a $src != 0 -a $nr = 0 ]
+		continue ;;
+	esac
+	check qset-$b "predicted $np sites, the kernel changed $nr ($(diff /tmp/f-pred /tmp/f-real | grep '^[-+][^-+]' | head -4 | tr '\n' ' ')); check rc=$crc set rc=$src: $(tail -1 /tmp/f-out)" same
+done
+reset_all

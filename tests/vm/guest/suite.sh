@@ -55,6 +55,7 @@ fi
 
 load_std
 load ddctl_sites_2000 || note "insmod ddctl_sites_2000 failed"
+load ddctl_formats || note "insmod ddctl_formats failed"
 total=$(control | wc -l)
 note "callsites: $builtin_sites built in, $total with modules"
 check sanity-callsites "only $total callsites" [ "$total" -gt 1000 ]
