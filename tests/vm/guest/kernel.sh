@@ -17,7 +17,8 @@ fi
 # on every kernel, a raw write changes exactly the class-less sites whose
 # format contains "!", and ddctl predicts exactly that
 reset_all
-want=$(control | grep -Ev "$CLASS_RE" | awk -F'"' 'index($2, "!") > 0' | wc -l)
+# (the format: from the first '"' to the last; 6.12 prints inner quotes raw)
+want=$(control | grep -Ev "$CLASS_RE" | awk '{ i = index($0, "\""); f = substr($0, i + 1); sub(/"[^"]*$/, "", f); if (index(f, "!")) n++ } END { print n + 0 }')
 pred=$(ddctl --check --json set 'format ! +p' 2>&1 | sed -n 's/.*"changed":\([0-9]*\).*/\1/p' | head -n1)
 echo 'format ! +p' > $CONTROL
 got=$(control | grep -Ev "$CLASS_RE" | awk '$3 != "=_"' | wc -l)
@@ -51,10 +52,14 @@ else
 	load ddctl_sites_20000 || note "insmod ddctl_sites_20000 failed"
 
 	# extack messages are cut at 80 characters: the reason comes first
+	# (cut by the kernel's code, not by the netlink core, which warns)
+	t0=$(dmesg | grep -c 'truncated extack')
 	nlexec '!file drivers/net/virtio_net.c:100 +p' > $OUT/k-extack.txt 2>&1
 	msg=$(sed -n 's/^msg=//p' $OUT/k-extack.txt)
+	t1=$(dmesg | grep -c 'truncated extack')
 	want='query 1: match-spec: negated file cannot have a :func or :line tail; in '
-	check k-extack-reason "msg='$msg'" [ "${msg#"$want"}" != "$msg" ]
+	check k-extack-reason "msg='$msg', $((t1 - t0)) 'truncated extack' warnings" \
+		[ "${msg#"$want"}" != "$msg" -a "$t1" = "$t0" ]
 
 	# a filter that rejects the tables before a large one: v1 re-walked
 	# the large table forever (the table cursor never moved past them)
@@ -118,6 +123,7 @@ else
 	wait $lpid
 	load ddctl_sites_256
 	note "k-dump-consistent: $n dumps: $whole whole, $intr interrupted (NLM_F_DUMP_INTR), $bad bad"
-	check k-dump-consistent "$bad of $n dumps neither whole nor interrupted$why" \
-		[ $bad = 0 -a $n -gt 0 ]
+	# (dumps overlap the loop all along: some must have been flagged)
+	check k-dump-consistent "$bad of $n dumps neither whole nor interrupted, $intr flagged$why" \
+		[ $bad = 0 -a $n -gt 0 -a $intr -gt 0 ]
 fi
