@@ -201,6 +201,9 @@ int address_sites(struct ddctl_table *table, const bool *selected,
 
 /* restore.c: a copy of @from's sites sharing its strings */
 int table_derive(struct ddctl_table *from, struct ddctl_table **out);
+/* restore.c: ddctl_queryset_new_restore() for a set sent at once (compact) */
+int restore_set_now(struct ddctl_ctx *ctx, struct ddctl_table *now,
+		    struct ddctl_table *want, struct ddctl_queryset **out);
 
 /* diff.c: for each site of @now that differs from @want (by identity) */
 int table_diff(const struct ddctl_table *want, const unsigned int *wflags,

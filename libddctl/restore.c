@@ -25,16 +25,21 @@ static void note_restore(size_t want_idx, size_t idx, unsigned int want,
 	r->want[idx] = want;
 }
 
-DDCTL_EXPORT int ddctl_queryset_new_restore(struct ddctl_ctx *ctx,
-					    struct ddctl_table *now,
-					    struct ddctl_table *want,
-					    struct ddctl_queryset **out)
+/*
+ * The `=flags` queries that bring @now to @want. @compact (a set sent at
+ * once): sites already at a group's flags that stay there may be named
+ * along, with module wildcards and short spellings; otherwise the set names
+ * exactly the sites that differ, in spellings that do not depend on @now.
+ */
+static int restore_set(struct ddctl_ctx *ctx, struct ddctl_table *now,
+		       struct ddctl_table *want, bool compact,
+		       struct ddctl_queryset **out)
 {
 	struct restore rs = { 0 };
 	struct strbuf sb = { 0 };
 	struct ddctl_queryset *set = NULL;
 	char flags[DDCTL_FLAGS_BUFSZ];
-	bool *sel = NULL;
+	bool *sel = NULL, *ok = NULL;
 	unsigned int f;
 	size_t s;
 	int r;
@@ -42,7 +47,8 @@ DDCTL_EXPORT int ddctl_queryset_new_restore(struct ddctl_ctx *ctx,
 	rs.selected = calloc(now->count + 1, sizeof(*rs.selected));
 	rs.want = calloc(now->count + 1, sizeof(*rs.want));
 	sel = calloc(now->count + 1, sizeof(*sel));
-	r = rs.selected && rs.want && sel ? 0 : -ENOMEM;
+	ok = calloc(now->count + 1, sizeof(*ok));
+	r = rs.selected && rs.want && sel && ok ? 0 : -ENOMEM;
 	if (!r)
 		r = table_diff(want, NULL, now, note_restore, &rs);
 	/* one group of queries per target flag value: "=flags" */
@@ -51,11 +57,13 @@ DDCTL_EXPORT int ddctl_queryset_new_restore(struct ddctl_ctx *ctx,
 
 		for (s = 0; s < now->count; s++) {
 			sel[s] = rs.selected[s] && rs.want[s] == f;
+			ok[s] = sel[s] || (!rs.selected[s] && now->sites[s].flags == f);
 			any |= sel[s];
 		}
 		ddctl_flags_format(f, flags);
 		if (any)
-			r = address_sites(now, sel, NULL, false, f ? flags : "=", &sb);
+			r = address_sites(now, sel, compact ? ok : NULL, compact,
+					  f ? flags : "=", &sb);
 	}
 	if (!r)
 		r = ddctl_queryset_new(ctx, &set);
@@ -67,12 +75,28 @@ DDCTL_EXPORT int ddctl_queryset_new_restore(struct ddctl_ctx *ctx,
 	free(rs.selected);
 	free(rs.want);
 	free(sel);
+	free(ok);
 	if (r < 0) {
 		ddctl_queryset_unref(set);
 		return r;
 	}
 	*out = set;
 	return 0;
+}
+
+DDCTL_EXPORT int ddctl_queryset_new_restore(struct ddctl_ctx *ctx,
+					    struct ddctl_table *now,
+					    struct ddctl_table *want,
+					    struct ddctl_queryset **out)
+{
+	return restore_set(ctx, now, want, false, out);
+}
+
+/* A set sent at once: compact (save.c). */
+int restore_set_now(struct ddctl_ctx *ctx, struct ddctl_table *now,
+		    struct ddctl_table *want, struct ddctl_queryset **out)
+{
+	return restore_set(ctx, now, want, true, out);
 }
 
 int table_derive(struct ddctl_table *from, struct ddctl_table **out)

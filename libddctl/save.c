@@ -67,7 +67,7 @@ DDCTL_EXPORT int ddctl_queryset_new_from_script(struct ddctl_ctx *ctx,
 
 	r = ddctl_table_new_from_script(now, script, &want);
 	if (!r)
-		r = ddctl_queryset_new_restore(ctx, now, want, out);
+		r = restore_set_now(ctx, now, want, out);
 	ddctl_table_unref(want);
 	return r;
 }

@@ -548,8 +548,11 @@ int ddctl_table_new_from_script(struct ddctl_table *table,
  * @now: the current state
  * @script: a parsed query script
  * @out: out: the `=flags` queries that bring @now exactly to the state
- *       @script gives on the default state; sites already right are not
- *       named (an empty set when nothing differs)
+ *       @script gives on the default state (an empty set when nothing
+ *       differs). Meant to be sent at once: to need few writes it may name
+ *       sites already at a query's flags, module wildcards and functions
+ *       or files without their module, which hold for @now only
+ *       (ddctl_queryset_new_restore() names exactly the sites that differ)
  *
  * Return: 0, -EINVAL for a match-only set, -ENOMEM, -ENOTRECOVERABLE.
  */

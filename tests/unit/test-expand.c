@@ -97,24 +97,6 @@ static void test_compact(void **state)
 	ddctl_unref(ctx);
 }
 
-/* The writes a text needs: whole queries, at most 4095 bytes each. */
-static unsigned int writes_of(struct ddctl_queryset *set)
-{
-	size_t i, fill = 0;
-	unsigned int writes = 0;
-
-	for (i = 0; i < ddctl_queryset_get_count(set); i++) {
-		size_t len = strlen(ddctl_query_get_canonical(ddctl_queryset_get_query(set, i))) + 1;
-
-		if (!writes || fill + len > 4095) {
-			writes++;
-			fill = 0;
-		}
-		fill += len;
-	}
-	return writes;
-}
-
 /*
  * Debian 12's 30,392-site table (issue 12 item 13): the expansions for a
  * kernel without negation in few writes (site by site they took 8, 84 and
@@ -142,9 +124,9 @@ static void test_debian_writes(void **state)
 
 		check_expansion(ctx, t, cases[i].query);
 		assert_int_equal(ddctl_queryset_expand(set, t, &exp), 0);
-		if (writes_of(exp) > cases[i].max_writes)
+		if (test_writes_of(exp) > cases[i].max_writes)
 			fail_msg("\"%s\": %u writes (%zu queries), at most %u expected",
-				 cases[i].query, writes_of(exp), ddctl_queryset_get_count(exp),
+				 cases[i].query, test_writes_of(exp), ddctl_queryset_get_count(exp),
 				 cases[i].max_writes);
 		ddctl_queryset_unref(exp);
 		ddctl_queryset_unref(set);

@@ -85,9 +85,50 @@ static void test_with_flags(void **state)
 	ddctl_unref(ctx);
 }
 
+/*
+ * Debian 12's table (issue 12 item 13): restoring a save made after
+ * "!format error +p" (29,396 sites on) onto the boot state is exact, and
+ * in few writes: the set is sent at once, so it may name sites already
+ * right and use module wildcards and short spellings.
+ */
+static void test_debian_restore_writes(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = test_table_xz(ctx, "debian-6.1-control.txt.xz");
+	struct ddctl_queryset *set = test_parse(ctx, "!format error +p; func *probe* +f"), *script, *undo = NULL;
+	struct ddctl_plan *plan = NULL, *check = NULL;
+	struct ddctl_table *after = NULL;
+	char *text = NULL;
+	size_t i;
+
+	assert_int_equal(ddctl_plan_new(set, t, &plan), 0);
+	assert_int_equal(ddctl_table_new_from_plan(plan, &after), 0);
+	assert_int_equal(ddctl_table_save(after, &text), 0);
+	script = test_parse(ctx, text);
+	assert_int_equal(ddctl_queryset_new_from_script(ctx, t, script, &undo), 0);
+	assert_int_equal(ddctl_plan_new(undo, t, &check), 0);
+	for (i = 0; i < ddctl_table_get_count(t); i++)
+		if (ddctl_plan_get_final_flags(check, i) !=
+		    ddctl_site_get_flags(ddctl_table_get_site(after, i)))
+			fail_msg("site %zu not restored", i);
+	if (test_writes_of(undo) > 43)
+		fail_msg("restore: %u writes (%zu queries), at most 43 expected (site by site: 118)",
+			 test_writes_of(undo), ddctl_queryset_get_count(undo));
+	ddctl_plan_unref(check);
+	ddctl_queryset_unref(undo);
+	ddctl_queryset_unref(script);
+	free(text);
+	ddctl_table_unref(after);
+	ddctl_plan_unref(plan);
+	ddctl_queryset_unref(set);
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_debian_restore_writes),
 		cmocka_unit_test(test_roundtrips),
 		cmocka_unit_test(test_nothing_to_restore),
 		cmocka_unit_test(test_with_flags),

@@ -56,6 +56,24 @@ static inline struct ddctl_table *test_table_xz(struct ddctl_ctx *ctx,
 	return t;
 }
 
+/* The writes @set needs: whole queries, at most 4095 bytes each. */
+static inline unsigned int test_writes_of(struct ddctl_queryset *set)
+{
+	size_t i, fill = 0;
+	unsigned int writes = 0;
+
+	for (i = 0; i < ddctl_queryset_get_count(set); i++) {
+		size_t len = strlen(ddctl_query_get_canonical(ddctl_queryset_get_query(set, i))) + 1;
+
+		if (!writes || fill + len > 4095) {
+			writes++;
+			fill = 0;
+		}
+		fill += len;
+	}
+	return writes;
+}
+
 static inline struct ddctl_queryset *test_parse(struct ddctl_ctx *ctx,
 						const char *text)
 {
