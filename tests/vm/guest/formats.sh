@@ -85,3 +85,20 @@ for qf in /ddctl-tests/qsets/*.q; do
 	check qset-$b "predicted $np sites, the kernel changed $nr ($(diff /tmp/f-pred /tmp/f-real | grep '^[-+][^-+]' | head -4 | tr '\n' ' ')); check rc=$crc set rc=$src: $(tail -1 /tmp/f-out)" same
 done
 reset_all
+
+# a compact expansion and a compact restore on the real kernel: save a
+# state, reset, restore it: the control file as saved, byte for byte
+reset_all
+ddctl set '!format error +p; func *probe* +f; module ddctl_sites_256 =pmt' > /tmp/f-out 2>&1
+r0=$?
+cat $CONTROL > /tmp/f-saved
+ddctl save /tmp/f.save >> /tmp/f-out 2>&1
+r1=$?
+reset_all
+ddctl -v restore /tmp/f.save >> /tmp/f-out 2>&1
+r2=$?
+cat $CONTROL > /tmp/f-restored
+restored() { [ $r0 = 0 -a $r1 = 0 -a $r2 = 0 ] && cmp -s /tmp/f-saved /tmp/f-restored; }
+note "formats-save-restore: $(grep -c . /tmp/f.save) saved lines; $(grep 'write' /tmp/f-out | tail -1)"
+check formats-save-restore "set/save/restore rc=$r0/$r1/$r2: $(tail -1 /tmp/f-out); $(diff -U0 /tmp/f-saved /tmp/f-restored | grep -c '^[-+][^-+]') lines differ" restored
+reset_all
