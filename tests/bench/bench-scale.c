@@ -196,7 +196,7 @@ static char *saved_state(struct ddctl_ctx *ctx, struct ddctl_table *t)
 /* Restore @save onto @t (all off): parse, the restoring set, its plan. */
 static void bench_restore(struct ddctl_ctx *ctx, size_t sites, const char *dir)
 {
-	char path[4096], *text = generate(sites), *save;
+	char path[4096], *text = generate(sites), *save, *text2;
 	struct ddctl_table *t = NULL;
 	struct ddctl_queryset *script, *set = NULL;
 	struct ddctl_plan *plan = NULL;
@@ -216,10 +216,13 @@ static void bench_restore(struct ddctl_ctx *ctx, size_t sites, const char *dir)
 	    ddctl_plan_new(set, t, &plan) < 0)
 		die("restore");
 	t1 = now();
-	printf("%-44s %10.2f  %8.2f   (%zu sites, a save of %zu queries, %zu changes)\n",
+	text2 = set_text(set);
+	printf("%-44s %10.2f  %8.2f   (%zu sites, a save of %zu queries, %zu changes, %u writes)\n",
 	       sites >= 1000000 ? "restore a 10^6-site save" : "restore a 10^5-site save",
 	       (t1 - t0) * 1e3, (t1 - t0) / grep, sites,
-	       ddctl_queryset_get_count(script), ddctl_plan_get_change_count(plan));
+	       ddctl_queryset_get_count(script), ddctl_plan_get_change_count(plan),
+	       count_writes(text2));
+	free(text2);
 	printf("%-44s %10.2f\n", "  grep -c on that table", grep * 1e3);
 	t0 = now();
 	ddctl_plan_unref(plan);
