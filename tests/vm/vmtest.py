@@ -262,6 +262,15 @@ def main():
         print(f"1..{tap.n}")
         return 1
     tap.diag(f"{a.kind}: {b.summary()}")
+    # A retried early failure is not necessarily TCG's: say what it was
+    # (seen on patched kernels under load: "Oops: int3" in
+    # sched_clock_stable(), i.e. a text-poke int3 nobody claimed).
+    for prev in b.attempts[:-1]:
+        oops = [ln for ln in prev.console.splitlines()
+                if re.search(r"Oops|Kernel panic|BUG:|IO-APIC", ln)][:3]
+        tap.diag(f"retried boot attempt: {prev.status}, log "
+                 f"{os.path.join(getattr(b, 'first_hang', prev.rundir), 'console.log')}"
+                 + (": " + " | ".join(oops) if oops else ""))
     if b.status == "done":
         tap.res("ok", f"boot ({b.seconds:.0f}s, {len(b.attempts)} attempt(s))")
     else:
