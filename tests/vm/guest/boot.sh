@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Boot only (for boot-crash statistics): report and power off.
+. /ddctl-tests/lib.sh
+ok booted
