@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * ddctl __complete WORD...: the candidates for the last word of a query, one
  * a line, for the bash, zsh and fish completions. The shell's completer does

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* ddctl apply-config: the ddctl.d drop-ins, merged, applied as one set. */
 #include <errno.h>
 #include <stdlib.h>

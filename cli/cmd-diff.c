@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * ddctl diff A B: two states compared callsite by callsite. A state is a
  * saved script (ddctl save, /run/ddctl/boot.conf) evaluated on the

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * ddctl follow: apply a set for the duration of a session, stream the
  * kernel log lines its callsites print (attributed to each site through

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* ddctl info: which control file, which kernel features, which backend. */
 #include <errno.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* ddctl list: the callsites, optionally those a match-spec selects. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* ddctl modules: callsites and enabled callsites per module. */
 #include <fnmatch.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* ddctl monitor: the kernel's change notifications, as they happen. */
 #include <errno.h>
 #include <string.h>

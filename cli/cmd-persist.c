@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* ddctl persist / list --persistent: the configuration as modprobe options. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * ddctl reset: back to the state the kernel booted with, the snapshot
  * ddctl.service keeps in /run/ddctl/boot.conf (`ddctl save --boot`).

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* ddctl run QUERY... -- COMMAND: a follow session for as long as COMMAND runs. */
 #include <string.h>
 

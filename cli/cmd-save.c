@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* ddctl save / restore: the non-default state as a query script, and back. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * ddctl sessions: the records of follow and run sessions under
  * /run/ddctl/sessions; --restore undoes those whose process is gone

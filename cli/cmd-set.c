@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* ddctl set / ddctl -f: apply queries as one set, or --check them. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * ddctl watch: apply the configuration to each module as it is loaded.
  * Module-load uevents come from the library's uevent listener, which

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* Helpers the commands share. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* ddctl: the command line, a thin client of libddctl. */
 #include <errno.h>
 #include <getopt.h>

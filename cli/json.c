@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* JSON and control-file style output. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Output on a terminal: its width, and a pager for long output as systemctl
  * and git have ($DDCTL_PAGER, $PAGER, else less; --no-pager).

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * A status line on the terminal while a split set is written (stock kernels
  * patch each site separately: 30,000 sites take tens of seconds). On stderr,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Shell completion: sorted, de-duplicated candidate lists built once per
  * table read (modules, including those libkmod can load, source files,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * The shell on a terminal: readline's callback interface, so that Ctrl-C
  * cancels the line being typed and not the shell; history in the XDG state

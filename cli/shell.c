@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * ddctl shell: the CLI's commands, bare queries, begin ... commit sets and
  * undo, read from a terminal (shell-tty.c) or from a script on stdin.

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-FileCopyrightText: the ddctl authors */
 /* The interactive shell: a session of commands over one library context. */
 #ifndef DDCTL_SHELL_H
 #define DDCTL_SHELL_H

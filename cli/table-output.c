@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Aligned columns for people: widths from the data, and on a terminal cut
  * to its width with an ellipsis (paths at the left, the rest at the right).

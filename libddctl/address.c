@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Naming an exact set of callsites with positive queries: whole modules
  * where possible, then files, functions, lines and single sites. Used to

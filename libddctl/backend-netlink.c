@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * The generic netlink backend: the "dyndbg" family of patched kernels
  * (kernel-patches/, part 2). EXEC runs a query set as one transaction

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* The control-file backend: queries written to /proc/dynamic_debug/control. */
 #include <errno.h>
 #include <fcntl.h>

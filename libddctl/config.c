@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Configuration: query scripts in ddctl.d drop-in directories, merged the
  * systemd way (a file name in /etc hides the same name in /run and

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* The library context: logging, the control file, kernel features. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* Comparing two site tables: callsites matched by identity, flags compared. */
 #include <errno.h>
 #include <stdlib.h>

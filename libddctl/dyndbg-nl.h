@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-FileCopyrightText: the ddctl authors */
 /*
  * The "dyndbg" generic netlink protocol. The kernel's uapi header, generated
  * from Documentation/netlink/specs/dyndbg.yaml of kernel-patches/ part 2, is

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* Expansion: negated queries rewritten as positive ones with the same effect. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Kernel features without noise in the kernel log. A kernel with the dyndbg
  * netlink family (kernel-patches/ part 2) has negation and transactions: no

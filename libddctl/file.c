@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Files ddctl writes: all or nothing. A temporary file in the same
  * directory (O_EXCL|O_NOFOLLOW, the old file's mode and owner), fsync'd,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * The table's index: its sites grouped by module, file (full path and
  * basename) and function, each key's distinct values sorted, and the sites

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Module names through libkmod: normalisation, aliases, loaded modules and
  * the modules the running kernel could load.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * The kernel log as /dev/kmsg gives it: a reader, the record parser
  * ("prio,seq,usec,flags[,caller=..];text\n" and " KEY=VALUE" continuation

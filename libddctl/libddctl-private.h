@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-FileCopyrightText: the ddctl authors */
 #ifndef DDCTL_PRIVATE_H
 #define DDCTL_PRIVATE_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* Does a query select a callsite? ddebug_change()'s tests, plus negation. */
 #include <string.h>
 

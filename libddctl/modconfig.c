@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * The configuration of modules loaded later: a set restricted to one
  * module (for module-load uevents, see uevent.c) and the queries written

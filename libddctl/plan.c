@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* The predictor: apply a query set to a site table, as the kernel would. */
 #include <errno.h>
 #include <stdlib.h>

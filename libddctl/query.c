@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * The query language, rule for rule as Linux 6.12 lib/dynamic_debug.c
  * parses it (ddebug_exec_queries, ddebug_tokenize, ddebug_parse_query,

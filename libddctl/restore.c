@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Restoring a state: the queries that bring the sites of one table to the
  * flags they have in another, and tables derived from a plan's outcome.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Saved settings: a state written as the query script that brings the
  * default state (every flag off) to it, and the set that restores such a

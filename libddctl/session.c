@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Scoped sessions (ddctl follow, ddctl run): the set a session applies
  * (the user's queries plus the decoration that attributes each printed

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* A growable string. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * The control-file reader. Lines look like
  *   lib/foo.c:123 [mod]func =pf "format\n" class:NAME

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Transactions: a validated query set, predicted, reduced to the queries
  * with a net effect, sent in one write (split only when it cannot fit),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Module-load uevents: a NETLINK_KOBJECT_UEVENT listener that accepts only
  * what the kernel sent, and the parser that finds the module a uevent

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* Wildcard matching exactly as the kernel's match_wildcard() (lib/parser.c). */
 #include <string.h>
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # Fails when a symbol of the version script is missing from the man page.
 sym=$1 man=$2
 missing=0

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # Runs every ddctl test suite from a clean clone:
 #   1. unit, cli, shell, tools and vm suites on a normal build (build/),
 #   2. unit, cli and shell suites again under ASan+UBSan (build-asan/),

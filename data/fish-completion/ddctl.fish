@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # fish completion for ddctl(8): the same coverage as the bash one. Query
 # words come from `ddctl __complete` (keywords, flags, and the module,
 # file, function and class names of the control file in use, -C honoured;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-FileCopyrightText: the ddctl authors */
 /*
  * libddctl - read, validate, predict and apply Linux dynamic debug queries.
  *

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Shell completion on a generated table (100,000 sites by default): the
  * time to build the candidate lists once per table read, and per lookup.

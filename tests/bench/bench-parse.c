@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Benchmark: read + parse + filter a large control file with libddctl, and
  * `grep -c` over the same file, in one run. Prints numbers; asserts nothing.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Benchmark: libddctl at distribution scale (issue 12, item 13). On Debian
  * 12's real 30,392-site control file (tests/fixtures/debian-6.1-control.txt.xz)

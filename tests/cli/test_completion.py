@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """The bash, zsh and fish completions of ddctl, run by each shell (issue 13
 item 7): commands, options, and query words from the table in use (-C)
 (TAP)."""

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """ddctl follow, run, sessions, reset and diff on the host (TAP output):
 a fixture control file whose followed sites already carry the decoration
 (so nothing is written), a kmsg stand-in (a file or a FIFO, --kmsg), session

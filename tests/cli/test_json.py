@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """--json on every command that prints (issue 13 item 6): valid UTF-8, valid
 JSON (python3 -m json.tool accepts it), fixed keys, errors as {"error":...}
 on stderr with the exit status (TAP)."""

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """Data safety (issue 12 items 1-6, 14; issue 13 item 2's file errors):
 ddctl never takes an unreadable file for an empty one, never writes a file
 that is not the kernel's control file, writes nothing with --check, replaces

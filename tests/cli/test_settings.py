@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """ddctl save, restore, apply-config, persist and list --persistent against
 fixture control files and a fixture configuration root (TAP output)."""
 import os

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """ddctl watch against forged uevents (issue 12, item 7): a running watcher
 gets messages from another process on its NETLINK_KOBJECT_UEVENT port (a
 module-load event for "*", one for a real-looking module and a 9,000-byte

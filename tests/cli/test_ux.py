@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """ddctl as users expect it (issue 13): errors, options, help, output (TAP)."""
 import fcntl
 import os

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* libFuzzer: the control-file reader. */
 #include <stdint.h>
 #include <stdio.h>

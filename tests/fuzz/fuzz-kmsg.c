@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * libFuzzer: the /dev/kmsg record parser, the decoration parser with every
  * flag combination, and attributing what parses to a callsite.

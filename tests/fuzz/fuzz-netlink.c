@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * libFuzzer: replies of the kernel's netlink families. The input is one
  * received datagram; its first byte picks the parser the request would

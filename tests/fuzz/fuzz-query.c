@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* libFuzzer: the query parser, then prediction and expansion of what parses. */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * libFuzzer: the save/restore script reader. A script that parses gives a
  * state; saving that state and reading the save back must give the same

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * libFuzzer: module-load uevents. The input is one received datagram; its
  * first byte picks the sender (0: the kernel) and whether it was

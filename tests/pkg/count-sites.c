@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* A libddctl client built against the installed libddctl-dev package by
  * tests/pkg/check-deb.sh: prints the number of callsites in a control file. */
 #include <stdio.h>

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """Install layout and test registration (issue 13, item 9), TAP output:
 configures the source tree with `meson setup` in temporary directories and
 checks `meson introspect --installed` and `--tests`; checks which packages

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """ddctl shell on a real pseudo-terminal (TAP output): completion, history,
 Ctrl-C, Ctrl-D and the prompt."""
 import os

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """ddctl shell, scripted on stdin, against fixture copies (TAP output).
 
 A fixture copy is a regular file, not the kernel's: ddctl never writes it.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* Configuration drop-ins: precedence, order, masking, errors by file:line. */
 #include <errno.h>
 #include <sys/stat.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* Expansion: negated queries rewritten with the same net effect. */
 #include <errno.h>
 

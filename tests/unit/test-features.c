@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* The once-per-boot cache of the negation probe (issue 13 item 1). */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * The table index (libddctl/index.c) changes the cost of a query, never its
  * result: on Debian 12's real table and the 6.12 captures, the sites every

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* Module names libkmod knows: ddctl_module_foreach_available() on a fake
  * module directory. */
 #include <errno.h>

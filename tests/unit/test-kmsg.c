@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * The kernel log: /dev/kmsg records, the dynamic debug decoration,
  * attributing a line to its callsite, and the reader on stand-ins (a file,

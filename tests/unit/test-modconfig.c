@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* Modules loaded later: uevent parsing, per-module sets, modprobe options. */
 #include <errno.h>
 #include <unistd.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * The netlink backend's parsers, fed messages built in a buffer (as the
  * kernel's "dyndbg" family would send them).

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * The query language: every grammar case of Linux 6.12's
  * lib/dynamic_debug.c, accepted and rejected, plus negation.

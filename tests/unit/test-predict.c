@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* The predictor: the kernel's matching semantics and net effects. */
 #include <errno.h>
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* A split set reports its writes through the progress callback (issue 13
  * item 11); a set in one write does not. */
 #include <errno.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* The control-file reader, on hand-written and real-kernel fixtures. */
 #include <errno.h>
 

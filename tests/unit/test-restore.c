@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* Restore sets: bring one state to another exactly (undo, saved settings). */
 #include <errno.h>
 

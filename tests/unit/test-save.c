@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /* Saved settings: save, reset, restore gives the same table. */
 #include <errno.h>
 #include <sys/stat.h>

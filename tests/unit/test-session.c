@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Scoped sessions: the set with its decoration, the record written before
  * any change and read back, the restore set (sites another writer changed

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Submission: a capture file (ddctl_set_write_capture()) receives what
  * would be written to the control file; the bytes written and the number

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * Module-load uevents: the parser on exact-size buffers, and the listener
  * with an injected transport (forged senders, truncation, lost events) and

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-FileCopyrightText: the ddctl authors */
 #ifndef DDCTL_TESTLIB_H
 #define DDCTL_TESTLIB_H
 

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # Re-captures tests/fixtures/control-6.12-stock*.txt from a booted stock
 # 6.12 guest (see tests/fixtures/README.md).
 set -euo pipefail

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 #
 # demo.sh: ddctl's "main job" on a host without dynamic debug.
 # Installs the dependencies, builds ddctl (meson, in build/ unless

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """Generate (and optionally build) the out-of-tree test module ddctl_sites_K.
 
     gen-module.py K OUTDIR                 generate sources into OUTDIR

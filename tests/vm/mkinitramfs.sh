@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 #
 # mkinitramfs.sh -k KCACHEDIR -o OUT.cpio.gz [-d DDCTL] [-m MOD.ko]...
 #

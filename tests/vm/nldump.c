@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * nldump: one DYNDBG_CMD_GET dump of the kernel's "dyndbg" generic netlink
  * family, optionally filtered by a match-spec, printed in the control

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
 /*
  * nlexec: send one raw EXEC to the kernel's "dyndbg" generic netlink family,
  * without ddctl's own validation, so the VM suite can test the kernel side

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """Boot a ddctl test guest and run one guest script.
 
   run-vm.py [--kind stock|patched] [--smp 4] [--mem 512] [--timeout 300]

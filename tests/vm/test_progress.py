@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """tests/vm/kbuild-progress.sh, the kernel build's progress report (issue 13,
 item 11), with a fake `make` that prints kbuild lines (TAP output)."""
 import os

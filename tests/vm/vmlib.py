@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """Host side of the ddctl VM tests: build kernels/modules/initramfs, boot
 QEMU (TCG) with a timeout, collect the serial log and the bulk results.
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """The ddctl VM test suite (host side); prints TAP.
 
     vmtest.py stock|patched [--ddctl PATH] [--logdir DIR] [--smp N]

@@ -1,4 +1,5 @@
-/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/* SPDX-License-Identifier: ((GPL-2.0-only WITH Linux-syscall-note) OR BSD-3-Clause) */
+/* SPDX-FileCopyrightText: the ddctl authors */
 /* Do not edit directly, auto-generated from: */
 /*	Documentation/netlink/specs/dyndbg.yaml */
 /* YNL-GEN uapi header */

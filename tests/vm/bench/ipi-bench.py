@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 """IPI benchmark of issues 3 and 4: stock vs part 1 vs part 2 (6.12),
 static-key toggles.
 

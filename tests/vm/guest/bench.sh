@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # IPI benchmark (issue 3), guest half; driven by tests/vm/bench/ipi-bench.py.
 # Not a test: it asserts nothing about speed, it only prints numbers.
 #

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # Fixture capture: the control file of a booted kernel with the virtio
 # modules, test_dynamic_debug and ddctl_sites_256 loaded, before and after
 #   module test_dynamic_debug +p; file drivers/virtio/* +pfl

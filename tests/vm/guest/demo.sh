@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # Scripted ddctl demo (tests/vm/demo.sh, stdin not a terminal).
 . /ddctl-tests/lib.sh
 load_std

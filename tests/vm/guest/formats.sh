@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # Formats the control file prints raw (issue 12 item 15): the module
 # ddctl_formats (tests/vm/gen-module.py formats) has two backslash bytes
 # before %s as cifs does, raw quotes, a backslash before a quote, before

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # Kernel series v2 (issue 9): the review's defects, guest side. Sourced by
 # suite.sh last. Skipped on kernels without the dyndbg netlink family.
 #   k-dump-filter-module   a dump filtered by one large module ends, once per site

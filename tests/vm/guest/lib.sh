@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # Helpers for the guest test scripts (sourced; busybox sh).
 # Results are TAP-ish lines on the console prefixed with @@DDCTL@@ so the
 # host can pick them out of the kernel's own messages:

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # The dyndbg generic netlink family (kernel series part 2), guest side.
 # Sourced by suite.sh after the control-file tests. Each test reports ok,
 # not ok, or skip when the kernel has no family and none was expected

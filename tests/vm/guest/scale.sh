@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # Scale: a module with 20000 pr_debug sites; enable and disable all of them.
 . /ddctl-tests/lib.sh
 t0=$(date +%s)

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # The ddctl VM test suite, guest side. Host side: tests/vm/vmtest.py.
 #   a  kernel-sanity     vCPUs, control file, callsite count
 #   d  dyndbg-*          dyndbg= boot/module parameters

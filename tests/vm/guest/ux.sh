@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
 # ddctl adds nothing to the kernel log that the user's queries did not cause
 # (issue 13 item 1): info, a shell start and a negated set, run twice.
 # Sourced by suite.sh; also runs alone (run-vm.py --script ux).
