@@ -261,6 +261,8 @@ static int key_values(struct dd_index *x, enum dd_key key, const char *pattern,
 	r = match_range(x->base, x->nbase, x->base_file, pattern, out);
 	if (r)
 		return r;
+	if (out->n < 2) /* (qsort() on a NULL array is undefined) */
+		return 0;
 	qsort(out->id, out->n, sizeof(*out->id), cmp_size);
 	for (i = 0; i < out->n; i++)
 		if (!n || out->id[n - 1] != out->id[i])
