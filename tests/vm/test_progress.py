@@ -71,8 +71,11 @@ check("the command's output goes to the log, not the terminal",
       open(log).read().count("  CC ") == 60 and "kernel/f1.o" not in out, out)
 
 rc, out = run(10, 30, 0)
+# (whether a sample falls after the 10th object while make still runs is
+# timing: require no negative estimate, and the true total at the end)
 check("more objects than expected: no negative estimate",
-      rc == 0 and "-" not in out.replace("--", "") and "more than the expected 10" in out, out)
+      rc == 0 and "-" not in out.replace("--", "")
+      and out.splitlines()[-1].startswith("compiling stock: 30 objects compiled"), out)
 
 rc, out = run(100, 20, 3)
 check("a failing build: its exit status, and FAILED on the last line",
