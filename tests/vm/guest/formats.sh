@@ -8,6 +8,23 @@
 # predicts are exactly the sites the kernel changes when ddctl sets it
 # (compared on the whole control file, not only the sites ddctl selects).
 . /ddctl-tests/lib.sh
+
+# predict_apply QUERIES: from all =_, ddctl's --check prediction and the
+# kernel's real change of `ddctl set`: crc, src, np, nr, /tmp/f-pred, /tmp/f-real
+predict_apply() {
+	reset_all
+	cat $CONTROL > /tmp/f-before
+	ddctl --check set "$1" > /tmp/f-check 2>&1
+	crc=$?
+	grep ' -> ' /tmp/f-check | sed 's/ .*//' | sort > /tmp/f-pred
+	ddctl set "$1" > /tmp/f-out 2>&1
+	src=$?
+	cat $CONTROL > /tmp/f-after
+	diff -U0 /tmp/f-before /tmp/f-after | sed -n 's/^+\([^+][^ ]*\) .*/\1/p' | sort > /tmp/f-real
+	np=$(wc -l < /tmp/f-pred)
+	nr=$(wc -l < /tmp/f-real)
+}
+
 M=ddctl_formats
 load $M || notok formats-load "insmod $M failed"
 has_ddctl || { skip formats "ddctl is not in the initramfs"; exit 0; }
@@ -24,17 +41,7 @@ same() { [ $crc = 0 -a $src = 0 ] && cmp -s /tmp/f-pred /tmp/f-real; }
 nq=0
 while IFS= read -r q; do
 	nq=$((nq + 1))
-	reset_all
-	cat $CONTROL > /tmp/f-before
-	ddctl --check set "$q" > /tmp/f-check 2>&1
-	crc=$?
-	grep ' -> ' /tmp/f-check | sed 's/ .*//' | sort > /tmp/f-pred
-	ddctl set "$q" > /tmp/f-out 2>&1
-	src=$?
-	cat $CONTROL > /tmp/f-after
-	diff -U0 /tmp/f-before /tmp/f-after | sed -n 's/^+\([^+][^ ]*\) .*/\1/p' | sort > /tmp/f-real
-	np=$(wc -l < /tmp/f-pred)
-	nr=$(wc -l < /tmp/f-real)
+	predict_apply "$q"
 	note "formats-$nq [$q]: predicted $np, kernel changed $nr, check rc=$crc, set rc=$src"
 	check formats-$nq "[$q] predicted $np sites, the kernel changed $nr ($(diff /tmp/f-pred /tmp/f-real | grep '^[-+][^-+]' | head -4 | tr '\n' ' ')); set rc=$src: $(tail -1 /tmp/f-out)" same
 done <<'EOF'
@@ -66,17 +73,7 @@ for qf in /ddctl-tests/qsets/*.q; do
 	[ -e "$qf" ] || break
 	b=$(basename "$qf" .q)
 	q=$(cat "$qf")
-	reset_all
-	cat $CONTROL > /tmp/f-before
-	ddctl --check set "$q" > /tmp/f-check 2>&1
-	crc=$?
-	grep ' -> ' /tmp/f-check | sed 's/ .*//' | sort > /tmp/f-pred
-	ddctl set "$q" > /tmp/f-out 2>&1
-	src=$?
-	cat $CONTROL > /tmp/f-after
-	diff -U0 /tmp/f-before /tmp/f-after | sed -n 's/^+\([^+][^ ]*\) .*/\1/p' | sort > /tmp/f-real
-	np=$(wc -l < /tmp/f-pred)
-	nr=$(wc -l < /tmp/f-real)
+	predict_apply "$q"
 	case $b in
 	*error-*) # refused before anything is written
 		check qset-$b "check rc=$crc set rc=$src, $nr sites changed" \
