@@ -4,12 +4,24 @@
 #
 # build-kernel.sh stock|patched|part1|debug
 #
-# Builds a Linux 6.12 guest kernel for the ddctl VM tests from Debian's
-# linux-source-6.12 tarball: `make tinyconfig` + tests/vm/kconfig.fragment,
-# and for "patched" the series in kernel-patches/ on top; "part1" applies
-# only the first $DDCTL_PART1_PATCHES (default 4: 0001-0004, part 1 of the
-# series) entries of the series (for the benchmark; the key lists exactly
-# the patches applied).
+# Builds a guest kernel for the ddctl VM tests from a Debian linux-source
+# tarball: `make tinyconfig` + tests/vm/kconfig.fragment (+ the
+# kconfig-$ARCH.fragment of a non-x86 target), and for "patched" the series
+# in kernel-patches/$BASE/ on top; "part1" applies only the first
+# $DDCTL_PART1_PATCHES (default 4: 0001-0004, part 1 of the series) entries
+# of the series (for the benchmark; the key lists exactly the patches
+# applied).
+#
+# The target is chosen by the environment:
+#   DDCTL_KBASE=6.12 (default) | 7.2   the kernel base and its series:
+#        6.12  /usr/src/linux-source-6.12.tar.xz (apt-get install
+#              linux-source-6.12), kernel-patches/6.12/ (the LTS backport)
+#        7.2   $DDCTL_SRCCACHE/linux-source-7.2.tar.xz (fetched from
+#              Debian unstable, download only, by fetch-source.sh),
+#              kernel-patches/7.2/ (the mainline series)
+#   DDCTL_ARCH=x86_64 (default) | arm64   (arm64: cross-built with
+#        gcc-aarch64-linux-gnu)
+#   DDCTL_KSRC_TARBALL / DDCTL_KPATCH_DIR override the tarball / series dir.
 #
 # The build lives OUTSIDE the clone, in
 #   ${DDCTL_KCACHE:-/var/cache/ddctl/kernels}/<key>/
@@ -35,11 +47,26 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 KIND=${1:-}
-TARBALL=${DDCTL_KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+BASE=${DDCTL_KBASE:-6.12}
+ARCH=${DDCTL_ARCH:-x86_64}
+case "$BASE" in
+6.12) TARBALL=${DDCTL_KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+      GETSRC="apt-get install linux-source-6.12, or run tests/vm/deps.sh" ;;
+7.2)  TARBALL=${DDCTL_KSRC_TARBALL:-${DDCTL_SRCCACHE:-/var/cache/ddctl/src}/linux-source-7.2.tar.xz}
+      GETSRC="run tests/vm/fetch-source.sh 7.2" ;;
+*) echo "build-kernel.sh: DDCTL_KBASE=$BASE: 6.12 or 7.2" >&2; exit 2 ;;
+esac
+case "$ARCH" in
+x86_64) KARCH=x86_64 IMAGE=arch/x86/boot/bzImage CROSS= ;;
+arm64)  KARCH=arm64 IMAGE=arch/arm64/boot/Image CROSS=aarch64-linux-gnu- ;;
+*) echo "build-kernel.sh: DDCTL_ARCH=$ARCH: x86_64 or arm64" >&2; exit 2 ;;
+esac
 FRAGMENT=$HERE/kconfig.fragment
+ARCH_FRAGMENT=
+[ "$ARCH" = x86_64 ] || ARCH_FRAGMENT=$HERE/kconfig-$ARCH.fragment
 # "debug": the patched series plus lock debugging (PROVE_LOCKING)
 DEBUG_FRAGMENT=$HERE/kconfig-debug.fragment
-PATCHDIR=${DDCTL_KPATCH_DIR:-$REPO/kernel-patches}
+PATCHDIR=${DDCTL_KPATCH_DIR:-$REPO/kernel-patches/$BASE}
 CACHE=${DDCTL_KCACHE:-/var/cache/ddctl/kernels}
 JOBS=${JOBS:-$(nproc)}
 
@@ -51,8 +78,10 @@ stock|patched|part1|debug) ;;
 *) echo "usage: $0 stock|patched|part1|debug" >&2; exit 2 ;;
 esac
 
-[ -r "$TARBALL" ] || die "kernel source $TARBALL not found (apt-get install linux-source-6.12, or run tests/vm/deps.sh)"
+[ -r "$TARBALL" ] || die "kernel source $TARBALL not found ($GETSRC)"
 [ -r "$FRAGMENT" ] || die "config fragment $FRAGMENT not found"
+[ -z "$ARCH_FRAGMENT" ] || [ -r "$ARCH_FRAGMENT" ] || die "config fragment $ARCH_FRAGMENT not found"
+[ -z "$CROSS" ] || command -v "${CROSS}gcc" >/dev/null || die "cross compiler ${CROSS}gcc not found (apt-get install gcc-aarch64-linux-gnu)"
 
 patches=()
 if [ "$KIND" != stock ]; then
@@ -91,6 +120,9 @@ info=$( {
 	echo "tarball $(basename "$TARBALL") sha256 $tb_sum"
 	echo "fragment sha256 $(sha256sum < "$FRAGMENT" | cut -d' ' -f1)"
 	echo "kind $KIND"
+	# (the default target adds nothing: keys of 6.12 x86 builds stay valid)
+	[ "$BASE" = 6.12 ] || echo "base $BASE"
+	[ -z "$ARCH_FRAGMENT" ] || echo "arch $ARCH fragment sha256 $(sha256sum < "$ARCH_FRAGMENT" | cut -d' ' -f1)"
 	[ "$KIND" != debug ] || echo "debug fragment sha256 $(sha256sum < "$DEBUG_FRAGMENT" | cut -d' ' -f1)"
 	for p in "${patches[@]}"; do
 		echo "patch $(basename "$p") sha256 $(sha256sum < "$p" | cut -d' ' -f1)"
@@ -156,13 +188,14 @@ if [ "$KIND" != stock ]; then
 		if ! patch -d "$OUT/src" -p1 --forward --batch --quiet < "$p" > "$OUT/patch.log" 2>&1; then
 			cat "$OUT/patch.log" >&2
 			rm -rf "$OUT/src"
-			die "patch $(basename "$p") does not apply to linux-source-6.12 (see output above)"
+			die "patch $(basename "$p") does not apply to $(basename "$TARBALL") (see output above)"
 		fi
 	done
 fi
 
 mkdir -p "$OUT/build"
-MK=(make -C "$OUT/src" O="$OUT/build" ARCH=x86_64)
+MK=(make -C "$OUT/src" O="$OUT/build" ARCH=$KARCH)
+[ -z "$CROSS" ] || MK+=(CROSS_COMPILE=$CROSS)
 # ccache (if installed) makes rebuilds for a new key cheap when most of the
 # code is unchanged (e.g. only a commit message in a patch changed, or
 # patched vs stock). Paths are made relative to the cache so that the
@@ -170,32 +203,35 @@ MK=(make -C "$OUT/src" O="$OUT/build" ARCH=x86_64)
 if [ "${DDCTL_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
 	export CCACHE_DIR=${CCACHE_DIR:-$(dirname "$CACHE")/ccache}
 	export CCACHE_BASEDIR=$CACHE CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-	MK+=(CC="ccache gcc")
+	MK+=(CC="ccache ${CROSS}gcc")
 	log "using ccache ($CCACHE_DIR)"
 fi
 "${MK[@]}" -s tinyconfig
 fragments=("$FRAGMENT")
+[ -z "$ARCH_FRAGMENT" ] || fragments+=("$ARCH_FRAGMENT")
 [ "$KIND" != debug ] || fragments+=("$DEBUG_FRAGMENT")
 (cd "$OUT/build" && "$OUT/src/scripts/kconfig/merge_config.sh" -m -O "$OUT/build" "$OUT/build/.config" "${fragments[@]}" >/dev/null)
 "${MK[@]}" -s olddefconfig
 
-# Every option in the fragment must have survived olddefconfig.
+# Every option in the fragments must have survived olddefconfig. A later
+# fragment overrides an earlier one; "# CONFIG_X is not set" in an arch
+# fragment drops an option of kconfig.fragment that the arch lacks.
 bad=0
-while IFS= read -r line; do
-	case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-	opt=${line%%=*}
-	want=${line#*=}
+while IFS='=' read -r opt want; do
 	got=$(grep -E "^$opt=" "$OUT/build/.config" | head -n1 | cut -d= -f2- || true)
 	if [ "$got" != "$want" ]; then
-		echo "build-kernel.sh: config: $opt wanted $want, got '${got:-is not set}'" >&2
+		echo "build-kernel.sh: config: $opt wanted ${want:-not set}, got '${got:-is not set}'" >&2
 		bad=1
 	fi
-done < <(cat "${fragments[@]}")
+done < <(cat "${fragments[@]}" | awk '
+	/^CONFIG_[A-Za-z0-9_]+=/ { i = index($0, "="); k = substr($0, 1, i - 1); if (!(k in v)) o[n++] = k; v[k] = substr($0, i + 1) }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { k = $2; if (!(k in v)) o[n++] = k; v[k] = "" }
+	END { for (i = 0; i < n; i++) print o[i] "=" v[o[i]] }')
 [ $bad = 0 ] || die "kconfig fragment not fully applied (missing dependencies?); see above"
 
 log "compiling (log: $OUT/build.log)"
 if ! "$HERE/kbuild-progress.sh" "$OUT/build.log" "$expected" "build-kernel.sh: compiling $KIND" -- \
-	"${MK[@]}" -j"$JOBS" bzImage modules; then
+	"${MK[@]}" -j"$JOBS" "$(basename "$IMAGE")" modules; then
 	tail -n 40 "$OUT/build.log" >&2
 	die "kernel build failed; full log in $OUT/build.log"
 fi
@@ -207,12 +243,15 @@ for m in failover net_failover virtio_net virtio_blk virtio_balloon test_dynamic
 	[ -n "$ko" ] || die "module $m.ko was not built"
 	cp "$ko" "$OUT/modules/"
 done
-cp "$OUT/build/arch/x86/boot/bzImage" "$OUT/bzImage"
+cp "$OUT/build/$IMAGE" "$OUT/$(basename "$IMAGE")"
+echo "$(basename "$IMAGE")" > "$OUT/image"
 "${MK[@]}" -s kernelrelease > "$OUT/kernelrelease"
 echo "built in $(( $(date +%s) - t0 )) s on $(date -u +%FT%TZ)" >> "$OUT/info"
 touch "$OUT/ok"
 # Convenience symlink: latest build of each kind.
-ln -sfn "$key" "$CACHE/$KIND"
+link=$KIND
+[ "$BASE" = 6.12 ] && [ "$ARCH" = x86_64 ] || link=$KIND-$BASE-$ARCH
+ln -sfn "$key" "$CACHE/$link"
 log "done in $(( $(date +%s) - t0 )) s"
 echo "$OUT"
 exit 0

@@ -39,8 +39,8 @@ DDCTL=$BUILD/cli/ddctl
 
 echo "demo: [3/5] kernel"
 KIND=${DDCTL_KERNEL:-patched}   # DDCTL_KERNEL=stock forces the stock kernel
-if [ $KIND = patched ] && [ ! -f "$REPO/kernel-patches/series" ]; then
-	echo "demo: kernel-patches/series missing: falling back to the STOCK kernel (no batching, no negation in the kernel; ddctl expands negation itself)"
+if [ $KIND = patched ] && [ ! -f "$REPO/kernel-patches/${DDCTL_KBASE:-6.12}/series" ]; then
+	echo "demo: kernel-patches/${DDCTL_KBASE:-6.12}/series missing: falling back to the STOCK kernel (no batching, no negation in the kernel; ddctl expands negation itself)"
 	KIND=stock
 fi
 if ! KDIR=$("$HERE/build-kernel.sh" $KIND | tail -n1); then

@@ -23,6 +23,13 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 CACHE = os.environ.get("DDCTL_KCACHE", "/var/cache/ddctl/kernels")
+# The target (build-kernel.sh reads the same variables): kernel base
+# (6.12: the LTS backport in kernel-patches/6.12/, 7.2: the mainline series
+# in kernel-patches/7.2/) and architecture.
+BASE = os.environ.get("DDCTL_KBASE", "6.12")
+ARCH = os.environ.get("DDCTL_ARCH", "x86_64")
+PATCHDIR = os.environ.get("DDCTL_KPATCH_DIR",
+                          os.path.join(REPO, "kernel-patches", BASE))
 MODULE_SIZES = (256, 2000, 20000)
 BAD_RE = re.compile(r"Oops|WARNING:|BUG:|Call Trace|kernel BUG|"
                     r"general protection")
@@ -44,7 +51,8 @@ def log(msg):
 
 
 def qemu_binary():
-    return shutil.which("qemu-system-x86_64")
+    return shutil.which({"arm64": "qemu-system-aarch64"}.get(
+        ARCH, "qemu-system-x86_64"))
 
 
 def build_kernel(kind):
@@ -83,7 +91,7 @@ def build_initramfs(kdir, out, ddctl=None):
 def prepare(kind, workdir, ddctl=None, sizes=MODULE_SIZES):
     """kernel + modules + initramfs for KIND; returns (kdir, initrd)."""
     if not qemu_binary():
-        raise Unavailable("qemu-system-x86_64 not installed "
+        raise Unavailable(f"QEMU for {ARCH} not installed "
                           "(run tests/vm/deps.sh)")
     kdir = build_kernel(kind)
     build_modules(kdir, sizes)
@@ -116,10 +124,20 @@ class Boot:
                 f"log {os.path.join(self.rundir, 'console.log')}")
 
 
+def kernel_image(kdir):
+    try:
+        with open(os.path.join(kdir, "image")) as f:
+            return os.path.join(kdir, f.read().strip())
+    except OSError:
+        return os.path.join(kdir, "bzImage")   # built before "image" existed
+
+
 def qemu_cmd(kdir, initrd, smp, mem, append, console_path, data_path,
              interactive=False):
+    if ARCH != "x86_64":
+        raise Unavailable(f"booting {ARCH} guests is not implemented yet")
     cmd = [qemu_binary(), "-accel", "tcg", "-smp", str(smp), "-m", str(mem),
-           "-kernel", os.path.join(kdir, "bzImage"), "-initrd", initrd,
+           "-kernel", kernel_image(kdir), "-initrd", initrd,
            "-no-reboot", "-nic", "none", "-display", "none",
            "-device", "virtio-balloon-pci"]
     if interactive:

@@ -215,9 +215,9 @@ def check_predictions(tap, outdir, kind):
 
 
 def series_has_netlink():
-    """Whether kernel-patches/ adds the dyndbg generic netlink family."""
+    """Whether the series of this base adds the dyndbg netlink family."""
     try:
-        with open(os.path.join(vmlib.REPO, "kernel-patches", "series")) as f:
+        with open(os.path.join(vmlib.PATCHDIR, "series")) as f:
             return any("netlink" in line for line in f)
     except OSError:
         return False
