@@ -144,26 +144,38 @@ static int txn_verify(struct ddctl_txn *txn)
 static int write_text(struct ddctl_txn *txn, int fd, const char *text,
 		      bool count);
 
-/* Put every site back to the flags it had before the transaction. */
-static int txn_restore(struct ddctl_txn *txn, int fd)
+/*
+ * The queries that put every site back to the flags it had before the
+ * transaction, one per line, into @sb (empty when nothing changed).
+ */
+static int txn_restore_text(struct ddctl_txn *txn, struct strbuf *sb)
 {
 	struct ddctl_table *now = NULL;
 	struct ddctl_queryset *set = NULL;
-	struct strbuf sb = { 0 };
 	int r;
 
 	r = ddctl_table_read(txn->ctx, &now);
 	if (!r)
 		r = ddctl_queryset_new_restore(txn->ctx, now, txn->table, &set);
 	if (!r)
-		r = queryset_format(set, &sb);
+		r = queryset_format(set, sb);
+	ddctl_queryset_unref(set);
+	ddctl_table_unref(now);
+	return r;
+}
+
+/* Put every site back to the flags it had before the transaction. */
+static int txn_restore(struct ddctl_txn *txn, int fd)
+{
+	struct strbuf sb = { 0 };
+	int r;
+
+	r = txn_restore_text(txn, &sb);
 	if (!r && sb.len)
 		r = write_text(txn, fd, sb.buf, false);
 	if (!r)
 		err(txn->ctx, "the sites already changed were restored: nothing was changed\n");
 	strbuf_release(&sb);
-	ddctl_queryset_unref(set);
-	ddctl_table_unref(now);
 	return r;
 }
 
@@ -387,9 +399,109 @@ static void txn_check_kernel_counts(struct ddctl_txn *txn)
 	}
 }
 
+/* The end of the EXEC that starts at @p: whole lines, within the limit. */
+static const char *nl_chunk_end(const char *p)
+{
+	const char *end = p, *nl;
+
+	while ((nl = strchr(end, '\n')) &&
+	       (size_t)(nl - p) <= DYNDBG_QUERIES_MAX_LEN)
+		end = nl + 1;
+	return end == p ? p + strlen(p) : end;
+}
+
+/*
+ * EXEC @text (one query per line): one transaction when it fits in
+ * DYNDBG_QUERIES_MAX_LEN bytes, else one per chunk of whole queries, the
+ * per-query results of each chunk put at their place in @res. With
+ * @count, each EXEC counts as a write. Returns the first error; *@done
+ * is the number of chunks the kernel applied before it.
+ */
+static int nl_exec_chunked(struct ddctl_txn *txn, const char *text, bool dry,
+			   struct nl_exec_result *res, bool count,
+			   unsigned int *done)
+{
+	const char *p, *end;
+	unsigned int total = 0;
+	size_t base = 0;
+	char *chunk;
+	int r = 0;
+
+	*done = 0;
+	if (strlen(text) <= DYNDBG_QUERIES_MAX_LEN) {
+		r = nl_exec(txn->ctx, text, dry, res, &txn->kmsg);
+		if (!r && count && !dry)
+			txn->writes++;
+		return r;
+	}
+	for (p = text; *p; p = nl_chunk_end(p))
+		total++;
+	for (p = text; *p && !r; p = end) {
+		struct nl_exec_result part = { 0 };
+		const char *q;
+		size_t n = 0;
+
+		end = nl_chunk_end(p);
+		if ((size_t)(end - p) > DYNDBG_QUERIES_MAX_LEN + 1) {
+			err(txn->ctx, "a single query is longer than the kernel accepts\n");
+			return -E2BIG;
+		}
+		chunk = strndup(p, (size_t)(end - p));
+		if (!chunk)
+			return -ENOMEM;
+		for (q = p; q < end; q++)
+			n += *q == '\n';
+		if (end[-1] != '\n')
+			n++;
+		if (res->matched && base + n <= res->nqueries) {
+			part.nqueries = n;
+			part.matched = res->matched + base;
+			part.changed = res->changed + base;
+		}
+		if (txn->progress_fn)
+			txn->progress_fn(txn->progress_data, *done, total);
+		r = nl_exec(txn->ctx, chunk, dry, &part, &txn->kmsg);
+		free(chunk);
+		if (r < 0)
+			break;
+		res->reported += part.reported;
+		res->keys_patched += part.keys_patched;
+		res->sites_changed += part.sites_changed;
+		base += n;
+		(*done)++;
+		if (count && !dry)
+			txn->writes++;
+	}
+	if (!r && txn->progress_fn)
+		txn->progress_fn(txn->progress_data, *done, total);
+	if (*done > 0 || r == 0)
+		info(txn->ctx, "the set is longer than one transaction takes (%d bytes): sent as %u transactions\n",
+		     DYNDBG_QUERIES_MAX_LEN, total);
+	return r;
+}
+
+/* After a refused chunk: put every site back, over netlink. */
+static int nl_restore(struct ddctl_txn *txn)
+{
+	struct nl_exec_result res = { 0 };
+	struct strbuf sb = { 0 };
+	unsigned int done;
+	int r;
+
+	r = txn_restore_text(txn, &sb);
+	if (!r && sb.len)
+		r = nl_exec_chunked(txn, sb.buf, false, &res, false, &done);
+	if (!r)
+		err(txn->ctx, "the sites already changed were restored: nothing was changed\n");
+	strbuf_release(&sb);
+	return r;
+}
+
 /*
  * The netlink backend: the whole set in one EXEC; the kernel validates it
  * again, applies it atomically with one flush and reports per-query counts.
+ * A set longer than the kernel takes (DYNDBG_QUERIES_MAX_LEN) goes in
+ * several EXECs, restored over netlink when a later one is refused.
  */
 static int txn_commit_netlink(struct ddctl_txn *txn)
 {
@@ -397,6 +509,7 @@ static int txn_commit_netlink(struct ddctl_txn *txn)
 	struct nl_exec_result res = { 0 };
 	bool dry = txn->flags & DDCTL_TXN_CHECK;
 	struct strbuf sb = { 0 };
+	unsigned int done;
 	int r;
 
 	r = txn_work_set(txn, &work);
@@ -415,7 +528,7 @@ static int txn_commit_netlink(struct ddctl_txn *txn)
 		return -ENOMEM;
 	res.matched = txn->kmatched;
 	res.changed = txn->kchanged;
-	r = nl_exec(txn->ctx, txn->sent, dry, &res, &txn->kmsg);
+	r = nl_exec_chunked(txn, txn->sent, dry, &res, true, &done);
 	if (r < 0) {
 		if (txn->kmsg)
 			err(txn->ctx, "the kernel refused the set: %s\n", txn->kmsg);
@@ -425,10 +538,15 @@ static int txn_commit_netlink(struct ddctl_txn *txn)
 			info(txn->ctx, "no kernel dry run without privilege: prediction only\n");
 			return 0;
 		}
+		if (!dry && done > 0) {
+			int r2 = nl_restore(txn);
+
+			if (r2 < 0)
+				err(txn->ctx, "restoring failed: %s; the kernel may be left half-configured\n",
+				    strerror(-r2));
+		}
 		return r;
 	}
-	if (!dry)
-		txn->writes = 1;
 	txn->keys_patched = res.keys_patched;
 	txn->kreported = !txn->expanded && res.reported == res.nqueries;
 	if (txn->kreported)

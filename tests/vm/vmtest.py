@@ -49,7 +49,9 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "nl-exec-large", "nl-set-large", "nl-monitor-large",
                "nl-watch-lost-uevents",
                "k-dump-filter-module", "k-dump-filter-negated",
-               "k-dump-consistent", "k-format-bang-literal", "k-extack-reason"]
+               "k-dump-consistent", "k-format-bang-literal", "k-extack-reason",
+               "k-notify-privileged", "k-exec-max-len", "k-batch-memory",
+               "k-ftrace-batch", "k-boot-classmap"]
 # a built-in file of the tinyconfig+fragment kernel with pr_debug sites
 BOOTFILE = os.environ.get("DDCTL_BOOTFILE", "drivers/virtio/virtio_ring.c")
 
@@ -244,6 +246,11 @@ def main():
               f'ddctl.bootfile={BOOTFILE} ddctl.kind={guest_kind}')
     if guest_kind == "patched" and series_has_netlink():
         append += " ddctl.netlink=1"
+    if a.kind == "debug":
+        # test_dynamic_debug is built in there: its classmap parameter is
+        # set at the start of start_kernel(), before the allocator works
+        append += (' test_dynamic_debug.p_disjoint_bits=1 '
+                   'dyndbg="module test_dynamic_debug class D2_KMS +p"')
     try:
         b = vmlib.boot_kind(a.kind, "suite", logdir, ddctl=a.ddctl,
                             smp=a.smp, timeout=a.timeout,

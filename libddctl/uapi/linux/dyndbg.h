@@ -1,5 +1,4 @@
-/* SPDX-License-Identifier: ((GPL-2.0-only WITH Linux-syscall-note) OR BSD-3-Clause) */
-/* SPDX-FileCopyrightText: the ddctl authors */
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
 /* Do not edit directly, auto-generated from: */
 /*	Documentation/netlink/specs/dyndbg.yaml */
 /* YNL-GEN uapi header */
@@ -10,9 +9,13 @@
 #define DYNDBG_FAMILY_NAME	"dyndbg"
 #define DYNDBG_FAMILY_VERSION	1
 
+#define DYNDBG_QUERIES_MAX_LEN	16383
+
 /**
- * enum dyndbg_site_flags - Flags of a callsite, the kernel's _DPRINTK_FLAGS_*
- *   bits.
+ * enum dyndbg_site_flags - Flags of a callsite, one bit per flag character of
+ *   the control file: p (print), m (module name), f (function name), l (line
+ *   number), t (thread id), s (source file name). These bits are ABI; the
+ *   kernel translates its internal flags to them.
  */
 enum dyndbg_site_flags {
 	DYNDBG_SITE_FLAGS_P = 1,

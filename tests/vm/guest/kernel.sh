@@ -7,7 +7,21 @@
 #   k-dump-consistent      dumps while a module loads and unloads: complete or NLM_F_DUMP_INTR
 #   k-format-bang-literal  "format !x" matches the text "!x" (all kernels)
 #   k-extack-reason        an EXEC error's reason survives the 80-character cut
-KTESTS="k-extack-reason k-dump-filter-module k-dump-filter-negated k-dump-consistent"
+#   k-notify-privileged    nobody cannot subscribe to the notify group
+#   k-exec-max-len         EXEC takes sets up to DYNDBG_QUERIES_MAX_LEN bytes and
+#                          refuses longer ones (EINVAL) without changing anything
+#   k-ftrace-batch         20,000-site transactions while the function tracer is
+#                          switched on and off (ftrace patches text meanwhile):
+#                          right end state (warnings: the no-oops check); the
+#                          debug kernel (PROVE_LOCKING, ...) has the tracer
+#   k-boot-classmap        built-in test_dynamic_debug booted with its classmap
+#                          parameter and a dyndbg= class query (debug kernel):
+#                          the sites end as on stock 6.12 (the parameter, set
+#                          before the tables exist, matches nothing)
+#   k-batch-memory         a 20,000-key transaction's peak extra kernel memory
+#                          (Slab + VmallocUsed, sampled during the write)
+KTESTS="k-extack-reason k-dump-filter-module k-dump-filter-negated k-dump-consistent
+k-notify-privileged k-exec-max-len k-batch-memory k-ftrace-batch"
 # standalone (run-vm.py --script kernel): the helpers and the usual modules
 if [ -z "$CONTROL" ]; then
 	. /ddctl-tests/lib.sh
@@ -35,6 +49,20 @@ else
 fi
 check k-format-bang-literal "format ! +p: kernel changed $got, ddctl predicted '$pred', $want formats contain '!'; !format ! +p changed $neg" \
 	[ "$want" -gt 0 -a "$got" = "$want" -a "$pred" = "$want" -a $negok = 1 ]
+
+# the classmap parameter of built-in code is set by parse_args() before
+# the allocator works: v1 reached kvzalloc() there (and got NULL)
+if [ -d /sys/module/test_dynamic_debug ] && ! grep -q '^test_dynamic_debug ' /proc/modules &&
+   grep -q 'test_dynamic_debug.p_disjoint_bits=1' /proc/cmdline; then
+	kms=$(control | awk '$2 == "[test_dynamic_debug]do_cats" && / class:D2_KMS/' | head -n1 | awk '{ print $3 }')
+	core=$(control | awk '$2 == "[test_dynamic_debug]do_cats" && / class:D2_CORE/' | head -n1 | awk '{ print $3 }')
+	bits=$(cat /sys/module/test_dynamic_debug/parameters/p_disjoint_bits 2>/dev/null)
+	enomem=$(dmesg | grep -c 'dyndbg.*-12\|dyndbg.*ENOMEM')
+	check k-boot-classmap "D2_KMS site $kms (want =p: dyndbg=), D2_CORE site $core (want =_, as on stock), p_disjoint_bits=$bits, $enomem ENOMEM lines" \
+		[ "$kms" = "=p" -a "$core" = "=_" -a "$enomem" = 0 ]
+else
+	skip k-boot-classmap "test_dynamic_debug is not built in (the debug kernel has it built in)"
+fi
 
 if ! has_ddctl || ! command -v nldump >/dev/null 2>&1; then
 	for t in $KTESTS; do skip $t "ddctl or nldump not in the initramfs"; done
@@ -127,4 +155,82 @@ else
 	# (dumps overlap the loop all along: some must have been flagged)
 	check k-dump-consistent "$bad of $n dumps neither whole nor interrupted, $intr flagged$why" \
 		[ $bad = 0 -a $n -gt 0 -a $intr -gt 0 ]
+
+	# the notifications carry root's query text: v1 let anyone subscribe
+	# (the monitor then runs until timeout kills it: busybox's timeout
+	# exits 143, coreutils' 124)
+	asnobody "timeout 5 ddctl monitor -j" > /tmp/k-mon 2> $OUT/k-notify.err
+	rc=$?
+	check k-notify-privileged "rc=$rc (124/143: subscribed, killed by timeout), stderr: $(head -c 200 $OUT/k-notify.err)" \
+		[ $rc != 124 -a $rc != 143 -a $rc != 0 ]
+
+	# the memory a 20,000-key batch takes while it runs (freed after):
+	# v1 kept the queued keys in an xarray indexed by key address, ~1 node
+	# of 576 bytes per key (~11 MB); v2 a vector of pointers (<= 16 bytes
+	# per key) and x86 its text_poke vector (<= 32 bytes per site)
+	reset_all
+	memkb() { awk '/^(Slab|VmallocUsed):/ { n += $2 } END { print n }' /proc/meminfo; }
+	base=$(memkb)
+	touch /tmp/k-sample
+	( peak=0; while [ -f /tmp/k-sample ]; do m=$(memkb); [ $m -gt $peak ] && peak=$m; done; echo $peak > /tmp/k-peak ) &
+	spid=$!
+	sleep 1
+	idle=$(memkb)
+	echo 'module ddctl_sites_20000 +p' > $CONTROL
+	rm -f /tmp/k-sample
+	wait $spid
+	peak=$(cat /tmp/k-peak)
+	keys=$(control | awk 'index($2, "[ddctl_sites_20000]") == 1 && $3 == "=p"' | wc -l)
+	reset_all
+	extra=$((peak - base))
+	note "k-batch-memory: $keys keys turned on in one write: peak Slab+VmallocUsed $peak kB, before $base kB (idle sampler $idle kB): +$extra kB, $((extra * 1024 / (keys > 0 ? keys : 1))) bytes per key"
+	check k-batch-memory "+$extra kB over $keys keys (v1's xarray: ~11,000 kB; goal <= 16 B/key for the key vector + 32 B/site for x86's)" \
+		[ "$keys" -gt 19000 -a "$extra" -lt 2048 ]
+
+	# ftrace and a batch patching text at the same time: v1 kept its batch
+	# state in the shared text_poke queue, so ftrace's entries could be
+	# merged into a dynamic debug batch (and allocate on ftrace's path)
+	T=/sys/kernel/tracing
+	[ -d $T/options ] || mount -t tracefs tracefs $T 2>/dev/null
+	if ! grep -qw function $T/available_tracers 2>/dev/null; then
+		skip k-ftrace-batch "kernel without the function tracer (the debug kernel has it)"
+	else
+		reset_all
+		touch /tmp/k-ftrace
+		( n=0; while [ -f /tmp/k-ftrace ]; do echo function > $T/current_tracer; echo nop > $T/current_tracer; n=$((n + 1)); done; echo $n > /tmp/k-ftrace.n ) &
+		fpid=$!
+		i=0; bad=0
+		while [ $i -lt 4 ]; do
+			echo 'module ddctl_sites_20000 +p' > $CONTROL
+			on=$(control | awk 'index($2, "[ddctl_sites_20000]") == 1 && $3 == "=p"' | wc -l)
+			echo 'module ddctl_sites_20000 -p' > $CONTROL
+			off=$(control | awk 'index($2, "[ddctl_sites_20000]") == 1 && $3 == "=p"' | wc -l)
+			[ "$on" -gt 19000 -a "$off" = 0 ] || bad=$((bad + 1))
+			i=$((i + 1))
+		done
+		rm -f /tmp/k-ftrace
+		wait $fpid
+		echo nop > $T/current_tracer
+		cur=$(cat $T/current_tracer)
+		note "k-ftrace-batch: $i rounds of +p/-p over ddctl_sites_20000, $(cat /tmp/k-ftrace.n) tracer switches meanwhile"
+		check k-ftrace-batch "$bad of $i rounds in the wrong state (last: $on on, $off left on), tracer $cur" \
+			[ $bad = 0 -a "$cur" = nop ]
+	fi
+
+	# DYNDBG_QUERIES_MAX_LEN (16383) bytes: taken; one more: EINVAL (the attribute policy), nothing
+	# changed (v1 took any length up to the 64 KiB of an attribute)
+	reset_all
+	q='module ddctl_sites_256 +p'
+	pad() { # a set of exactly $1 bytes: the query, then a comment
+		printf '%s\n#' "$q"; head -c $(($1 - ${#q} - 2)) /dev/zero | tr '\0' x
+	}
+	nlexec "$(pad 16384)" > $OUT/k-maxlen-over.txt 2>&1
+	over=$(control | grep -c '\[ddctl_sites_256\].* =p ')
+	nlexec "$(pad 16383)" > $OUT/k-maxlen.txt 2>&1
+	at=$(control | grep -c '\[ddctl_sites_256\].* =p ')
+	want=$(control | grep -Ev "$CLASS_RE" | grep -c '\[ddctl_sites_256\]')
+	reset_all
+	erange=0; grep -q '^rc=-22 ' $OUT/k-maxlen-over.txt && grep -q 'policy' $OUT/k-maxlen-over.txt && erange=1
+	check k-exec-max-len "16384 bytes: $(head -n1 $OUT/k-maxlen-over.txt), $over sites changed; 16383 bytes: $(head -n1 $OUT/k-maxlen.txt), $at changed" \
+		[ $over = 0 -a "$at" = "$want" -a $erange = 1 ]
 fi

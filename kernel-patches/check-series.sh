@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
+#
+# kernel-patches/check-series.sh [6.12|7.2] [WORKDIR]
+#
+# What a maintainer checks before a series is posted, patch by patch, on
+# the pristine tarball of its base (see build-kernel.sh for where those
+# come from):
+#   - `git am` applies it;
+#   - scripts/checkpatch.pl --strict has nothing to say;
+#   - it builds on its own in each configuration below: the objects the
+#     patch touches, compiled with -Werror, and
+#     after the last patch the whole kernel, linked;
+#   - tools/net/ynl/ynl-regen.sh -f leaves the generated files unchanged.
+# Configurations (tinyconfig + tests/vm/kconfig.fragment, then):
+#   default, NET=n, JUMP_LABEL=n, DYNAMIC_DEBUG_CORE=y without
+#   DYNAMIC_DEBUG, MODULES=n.
+# Prints one line per patch and configuration; exit 1 when one fails.
+# Takes a while (2 cores: ~20 min): run it in the background.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+BASE=${1:-6.12}
+W=${2:-/tmp/ddctl-check-$BASE}
+case $BASE in
+6.12) TARBALL=${DDCTL_KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz} ;;
+7.2) TARBALL=${DDCTL_KSRC_TARBALL:-${DDCTL_SRCCACHE:-/var/cache/ddctl/src}/linux-source-7.2.tar.xz} ;;
+*) echo "usage: $0 [6.12|7.2] [WORKDIR]" >&2; exit 2 ;;
+esac
+SERIES=$HERE/$BASE
+JOBS=${JOBS:-$(nproc)}
+fail=0
+say() { echo "check-series: $*"; }
+bad() { echo "check-series: FAIL: $*"; fail=1; }
+
+rm -rf "$W"; mkdir -p "$W/src"
+tar -xf "$TARBALL" -C "$W/src" --strip-components=1
+cd "$W/src"
+git init -q && git add -f . && git -c user.name=base -c user.email=base@localhost commit -q -m base
+
+configs="default net-n jump-label-n dd-core-only modules-n"
+for c in $configs; do
+	o=$W/o-$c
+	mkdir -p "$o"
+	make -s O="$o" tinyconfig >/dev/null
+	cp "$REPO/tests/vm/kconfig.fragment" "$o/frag"
+	case $c in
+	net-n) printf 'CONFIG_NET=n\n' >> "$o/frag" ;;
+	jump-label-n) printf 'CONFIG_JUMP_LABEL=n\n' >> "$o/frag" ;;
+	dd-core-only) printf 'CONFIG_DYNAMIC_DEBUG=n\nCONFIG_DYNAMIC_DEBUG_CORE=y\n' >> "$o/frag" ;;
+	modules-n) printf 'CONFIG_MODULES=n\n' >> "$o/frag" ;;
+	esac
+	(cd "$o" && "$W/src/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$o/frag" >/dev/null)
+	make -s O="$o" olddefconfig >/dev/null
+	make -s O="$o" -j"$JOBS" prepare >/dev/null 2>&1 || bad "$c: make prepare"
+done
+
+n=0
+while read -r p; do
+	p=${p%%#*}; p=$(echo $p)
+	[ -n "$p" ] || continue
+	n=$((n + 1))
+	if ! git am -q "$SERIES/$p" >/dev/null 2>&1; then
+		bad "$p: git am"; git am --abort 2>/dev/null; break
+	fi
+	out=$(scripts/checkpatch.pl --strict -q "$SERIES/$p" 2>/dev/null)
+	[ -z "$out" ] || bad "$p: checkpatch: $(echo "$out" | head -3)"
+	objs=$(git show --name-only --format= HEAD | sed -n 's/\.c$/.o/p' | grep -v '^tools/\|^Documentation/')
+	for c in $configs; do
+		ok=()
+		for obj in $objs; do
+			# only objects this configuration builds
+			make -s O="$W/o-$c" KCFLAGS=-Werror "$obj" >"$W/log" 2>&1 && { ok+=("$obj"); continue; }
+			grep -q "No rule to make target" "$W/log" && continue
+			bad "$p [$c] $obj: $(grep -m3 -E 'error|warning' "$W/log")"
+		done
+		say "$n $p [$c]: ${#ok[@]} objects built"
+	done
+done < "$SERIES/series"
+
+for c in $configs; do
+	if make -s O="$W/o-$c" -j"$JOBS" >"$W/log-$c" 2>&1; then
+		say "whole series [$c]: kernel built and linked"
+	else
+		bad "whole series [$c]: $(grep -m3 -E 'error|undefined' "$W/log-$c")"
+	fi
+done
+if [ -x tools/net/ynl/ynl-regen.sh ]; then
+	tools/net/ynl/ynl-regen.sh -f >/dev/null 2>&1
+	[ -z "$(git status --porcelain -- include lib)" ] && say "ynl-regen: generated files up to date" ||
+		bad "ynl-regen changes: $(git status --porcelain -- include lib | head -3)"
+fi
+exit $fail
