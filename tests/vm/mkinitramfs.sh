@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
 #
-# mkinitramfs.sh -k KCACHEDIR -o OUT.cpio.gz [-d DDCTL] [-m MOD.ko]...
+# mkinitramfs.sh -k KCACHEDIR -o OUT.cpio.gz [-d DDCTL] [-m MOD.ko]... [-s KSELFTESTDIR]
 #
 # Builds a busybox-static initramfs for the ddctl VM tests containing:
 #   /bin/busybox + applet symlinks
@@ -14,6 +14,8 @@
 #   /lib/modules/ddctl/*.ko  every .ko in KCACHEDIR/modules plus -m ones
 #   /ddctl-tests/            tests/vm/guest/* and the query sets
 #   /init                    tests/vm/guest/init
+#   /kselftest/              the kernel's dynamic debug selftests, as
+#       installed by build-kselftest.sh (-s), if given
 # /init mounts proc, sys, devtmpfs, debugfs, runs /ddctl-tests/$NAME.sh
 # where NAME comes from ddctl.run=NAME on the kernel command line (default:
 # an interactive shell on the console), then powers off.
@@ -22,13 +24,14 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 KDIR= OUT= DDCTL=$REPO/build/cli/ddctl
-EXTRA=()
-while getopts "k:o:d:m:" o; do
+EXTRA=() KSDIR=
+while getopts "k:o:d:m:s:" o; do
 	case $o in
 	k) KDIR=$OPTARG ;;
 	o) OUT=$OPTARG ;;
 	d) DDCTL=$OPTARG ;;
 	m) EXTRA+=("$OPTARG") ;;
+	s) KSDIR=$OPTARG ;;
 	*) echo "usage: $0 -k KCACHEDIR -o OUT.cpio.gz [-d DDCTL] [-m MOD.ko]..." >&2; exit 2 ;;
 	esac
 done
@@ -88,6 +91,13 @@ if [ -n "$KDIR" ]; then
 	cp "$KDIR/kernelrelease" "$R/etc/kernelrelease" 2>/dev/null || true
 fi
 for ko in "${EXTRA[@]}"; do cp "$ko" "$R/lib/modules/ddctl/"; done
+
+# the kernel's selftests (static binaries and sh scripts)
+if [ -n "$KSDIR" ] && [ -d "$KSDIR/dynamic_debug" ]; then
+	mkdir -p "$R/kselftest"
+	cp -a "$KSDIR/dynamic_debug" "$KSDIR/kselftest" "$R/kselftest/"
+	echo "mkinitramfs.sh: included the selftests of $KSDIR" >&2
+fi
 
 # guest scripts and query sets
 cp "$HERE"/guest/*.sh "$R/ddctl-tests/"

@@ -87,10 +87,26 @@ def build_modules(kdir, sizes=MODULE_SIZES):
                               f"{r.stderr.strip()[-500:]}")
 
 
-def build_initramfs(kdir, out, ddctl=None):
+def build_kselftest(kdir):
+    """The kernel's dynamic debug selftests (tools/testing/selftests/
+    dynamic_debug/ of the series), built statically; returns their
+    install dir, or None (the guest then skips them, with the reason)."""
+    r = subprocess.run([os.path.join(HERE, "build-kselftest.sh"), kdir],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if r.returncode:
+        err = r.stderr.strip().splitlines()
+        log("kernel selftests not built: " + (err[-1] if err else "?"))
+        return None
+    return r.stdout.strip().splitlines()[-1]
+
+
+def build_initramfs(kdir, out, ddctl=None, ksdir=None):
     cmd = [os.path.join(HERE, "mkinitramfs.sh"), "-k", kdir, "-o", out]
     if ddctl:
         cmd += ["-d", ddctl]
+    if ksdir:
+        cmd += ["-s", ksdir]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     return out
 
@@ -104,7 +120,7 @@ def prepare(kind, workdir, ddctl=None, sizes=MODULE_SIZES):
     build_modules(kdir, sizes)
     os.makedirs(workdir, exist_ok=True)
     initrd = os.path.join(workdir, f"initramfs-{kind}.cpio.gz")
-    build_initramfs(kdir, initrd, ddctl)
+    build_initramfs(kdir, initrd, ddctl, build_kselftest(kdir))
     return kdir, initrd
 
 

@@ -51,7 +51,8 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "k-dump-filter-module", "k-dump-filter-negated",
                "k-dump-consistent", "k-format-bang-literal", "k-extack-reason",
                "k-notify-privileged", "k-exec-max-len", "k-batch-memory",
-               "k-ftrace-batch", "k-boot-classmap"]
+               "k-ftrace-batch", "k-boot-classmap",
+               "ks-negation", "ks-transaction", "ks-netlink"]
 # a built-in file of the tinyconfig+fragment kernel with pr_debug sites
 BOOTFILE = os.environ.get("DDCTL_BOOTFILE", "drivers/virtio/virtio_ring.c")
 

@@ -183,3 +183,6 @@ fi
 
 # ---- k: kernel series v2, the review's defects (kernel.sh) -------------
 . /ddctl-tests/kernel.sh
+
+# ---- ks: the kernel's own selftests of the series (kselftest.sh) -------
+. /ddctl-tests/kselftest.sh

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
+# The kernel's own dynamic debug selftests (tools/testing/selftests/
+# dynamic_debug/, patch 0011 of the 6.12 series), built statically on the host
+# by build-kselftest.sh and installed in /kselftest. Sourced by suite.sh
+# last; runs alone with
+#   run-vm.py --kind patched --script kselftest --append "ddctl.kind=patched"
+#   ks-negation     negation.sh: negated match-specs over the control file
+#   ks-transaction  transaction.sh: query sets in one control-file write
+#   ks-netlink      dyndbg_nl: the netlink family through YNL (exec, dry
+#                   run, invalid query, dump, notify)
+# Exit code 4 (skip) is a skip on the stock kernel and a failure on the
+# patched one, where every feature must be there. The KTAP output of each
+# is in $OUT/ks-NAME.txt.
+KSTESTS="negation:negation.sh transaction:transaction.sh netlink:dyndbg_nl"
+if [ -z "$CONTROL" ]; then
+	. /ddctl-tests/lib.sh
+	load_std
+fi
+
+if [ ! -d /kselftest/dynamic_debug ]; then
+	for t in $KSTESTS; do
+		skip ks-${t%%:*} "kernel selftests not in the initramfs (build-kselftest.sh failed or not run)"
+	done
+else
+	load test_dynamic_debug || note "insmod test_dynamic_debug failed"
+	# the stock kernel toggles static keys one by one: keep "+p ; -p"
+	# over all sites short
+	grep -q '^ddctl_sites_20000 ' /proc/modules && rmmod ddctl_sites_20000
+	for t in $KSTESTS; do
+		n=${t%%:*} prog=/kselftest/dynamic_debug/${t#*:}
+		"$prog" > $OUT/ks-$n.txt 2>&1
+		rc=$?
+		sed "s/^/@@DDCTL@@ NOTE ks-$n: /" $OUT/ks-$n.txt | grep -E 'not ok|SKIP|Totals|Bail|exec:|dump:|notify:|invalid query:|\+p ; -p:|dry run:'
+		why=$(grep -E '^1\.\.0 # SKIP|^ok .*# SKIP' $OUT/ks-$n.txt | head -n1 | sed 's/.*# SKIP *//')
+		failed=$(grep '^not ok' $OUT/ks-$n.txt | sed 's/^not ok [0-9]* *//' | tr '\n' ';')
+		if [ $rc = 0 ]; then
+			ok ks-$n
+		elif [ $rc = 4 ] && [ "$DDCTL_KIND" = patched ]; then
+			notok ks-$n "skipped on the patched kernel: $why"
+		elif [ $rc = 4 ]; then
+			skip ks-$n "$why"
+		else
+			notok ks-$n "rc=$rc; failed: ${failed:-see ks-$n.txt}"
+		fi
+	done
+fi
