@@ -13,6 +13,9 @@
 # DDCTL_SKIP_VM=1 leaves out the QEMU suite (for quick local runs);
 # DDCTL_SKIP_PKG=1 leaves out the Debian packages (and their build tools);
 # DDCTL_VM_DEBUG=1 adds the patched kernel with PROVE_LOCKING (vm-debug).
+# The vm suite runs the stock and patched 6.12 kernels (vm-stock, vm-patched)
+# and the patched 7.2 kernel (vm-patched-7.2); DDCTL_VM_ALL=1 adds the stock
+# 7.2 kernel (vm-stock-7.2).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -38,7 +41,8 @@ setup() { # dir, options...
 
 echo "== build (gcc) and suites: ${suites[*]}"
 setup build -Dvm=$([ "${DDCTL_SKIP_VM:-0}" = 1 ] && echo false || echo true) \
-	-Dvm_debug=$([ "${DDCTL_VM_DEBUG:-0}" = 1 ] && echo true || echo false) &&
+	-Dvm_debug=$([ "${DDCTL_VM_DEBUG:-0}" = 1 ] && echo true || echo false) \
+	-Dvm_all=$([ "${DDCTL_VM_ALL:-0}" = 1 ] && echo true || echo false) &&
 	meson compile -C build >/dev/null || status=1
 meson test -C build --print-errorlogs "${suites[@]}" || status=1
 logs+=(build/meson-logs/testlog.json)
