@@ -54,7 +54,8 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "nl-exec-large", "nl-set-large", "nl-monitor-large",
                "nl-watch-lost-uevents",
                "k-dump-filter-module", "k-dump-filter-negated",
-               "k-dump-consistent", "k-format-bang-literal", "k-extack-reason"]
+               "k-dump-consistent", "k-format-bang-literal", "k-extack-reason",
+               "k-stack-flag-read"]
 # a built-in file of the tinyconfig+fragment kernel with pr_debug sites
 BOOTFILE = os.environ.get("DDCTL_BOOTFILE", "drivers/virtio/virtio_ring.c")
 
