@@ -18,7 +18,11 @@
 /* The kernel's limits (lib/dynamic_debug.c, Linux 6.12). */
 #define DD_MAXWORDS 9
 #define DD_WRITE_MAX 4095
-#define DD_FLAGS_ALL 0x3fu
+/*
+ * Every flag bit a control file can show: pmflts, and 'd' (Linux 7.2,
+ * DDCTL_FLAG_STACK), which queries cannot set but '+' and '-' keep.
+ */
+#define DD_FLAGS_ALL 0x7fu
 
 struct kmod_ctx;
 

@@ -13,13 +13,14 @@
 
 #include "libddctl-private.h"
 
-/* The kernel prints flags in this order: p m f s l t. */
+/* The kernel prints flags in this order: p m f s l t (7.2: then d). */
 DDCTL_EXPORT char *ddctl_flags_format(unsigned int flags, char *buf)
 {
-	static const char order[] = "pmfslt";
+	static const char order[] = "pmfsltd";
 	static const unsigned int bits[] = {
 		DDCTL_FLAG_PRINT, DDCTL_FLAG_MODNAME, DDCTL_FLAG_FUNCNAME,
 		DDCTL_FLAG_SOURCENAME, DDCTL_FLAG_LINENO, DDCTL_FLAG_TID,
+		DDCTL_FLAG_STACK,
 	};
 	char *p = buf;
 	size_t i;
@@ -47,6 +48,17 @@ int dd_flag_from_char(char c)
 	if (c && p)
 		return (int)bits[p - chars];
 	return c == '_' ? 0 : -1;
+}
+
+/*
+ * A flag letter of a control-file line: the query letters plus what newer
+ * kernels print, so that their control files read everywhere: 'd'
+ * (_DPRINTK_FLAGS_INCL_STACK, Linux 7.2). Queries do not take 'd' (a
+ * kernel without it would refuse the write, see dd_flag_from_char()).
+ */
+static int site_flag_from_char(char c)
+{
+	return c == 'd' ? (int)DDCTL_FLAG_STACK : dd_flag_from_char(c);
 }
 
 /*
@@ -176,7 +188,7 @@ static int parse_line(char *line, struct ddctl_site *site, enum escapes style)
 	p += 2;
 	site->flags = 0;
 	for (; *p && *p != ' '; p++) {
-		bit = dd_flag_from_char(*p);
+		bit = site_flag_from_char(*p);
 		if (bit < 0)
 			return -1;
 		site->flags |= (unsigned int)bit;

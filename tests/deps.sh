@@ -7,7 +7,10 @@
 # Installs what ddctl needs on a Debian 12 machine, by group:
 #   build  compilers, meson, the libraries, cmocka, clang for the fuzzers,
 #          bash-completion, zsh and fish for the completion tests
-#   vm     the QEMU suite: QEMU, linux-source-6.12 and the kernel build tools
+#   vm     the QEMU suite: QEMU, linux-source-6.12 and the kernel build tools,
+#          and Linux 7.2's source from Debian unstable (download only, with
+#          tests/vm/fetch-source.sh 7.2: the machine's apt sources stay as
+#          they are; a no-op when the tarball is there)
 #   pkg    the Debian package check (tests/pkg/check-deb.sh)
 # Without groups: build, plus vm unless DDCTL_SKIP_VM=1, plus pkg unless
 # DDCTL_SKIP_PKG=1. --print lists the packages and installs nothing.
@@ -49,17 +52,30 @@ if [ $print = 1 ]; then
 	exit 0
 fi
 
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+# the 7.2 source is not a package of this machine's suite: fetched (download
+# only) from Debian unstable into the kernel build cache
+fetch_sources() {
+	local g
+	for g in "${groups[@]}"; do
+		if [ "$g" = vm ] && [ "${DDCTL_SKIP_KSRC72:-0}" != 1 ]; then
+			$SUDO "$(dirname "$0")/vm/fetch-source.sh" 7.2 >/dev/null
+		fi
+	done
+}
+
 missing=()
 for p in "${want[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
 	echo "deps.sh: all dependencies installed (${groups[*]})"
+	fetch_sources
 	exit 0
 fi
 echo "deps.sh: installing: ${missing[*]}"
-SUDO=
-[ "$(id -u)" = 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fetch_sources

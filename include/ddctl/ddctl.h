@@ -196,6 +196,9 @@ void ddctl_set_features(struct ddctl_ctx *ctx, unsigned int features);
  * @DDCTL_FLAG_LINENO: 'l', prefix the line number
  * @DDCTL_FLAG_TID: 't', prefix the thread id
  * @DDCTL_FLAG_SOURCENAME: 's', prefix the source file name
+ * @DDCTL_FLAG_STACK: 'd', dump the stack after the message (Linux 7.2 and
+ *                    later; read from any control file that shows it, but
+ *                    not accepted in queries: older kernels refuse it)
  */
 enum ddctl_flag {
 	DDCTL_FLAG_PRINT = 1 << 0,
@@ -204,6 +207,7 @@ enum ddctl_flag {
 	DDCTL_FLAG_LINENO = 1 << 3,
 	DDCTL_FLAG_TID = 1 << 4,
 	DDCTL_FLAG_SOURCENAME = 1 << 5,
+	DDCTL_FLAG_STACK = 1 << 6,
 };
 
 /** DDCTL_FLAGS_BUFSZ - room for any flag string with its leading '='. */

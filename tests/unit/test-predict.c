@@ -119,6 +119,34 @@ static void test_per_query_counts_and_flags(void **state)
 	ddctl_unref(ctx);
 }
 
+/*
+ * 7.2's 'd' flag: queries cannot name it, but '+' and '-' keep it and '='
+ * clears it, as the kernel does (flags = (flags & mask) | set).
+ */
+static void test_stack_flag_kept(void **state)
+{
+	static const char txt[] = "lib/a.c:1 [m]f =pd \"x\"\nlib/a.c:2 [m]g =d \"y\"\n";
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = NULL;
+	struct ddctl_queryset *set = test_parse(ctx, "func f +f; func g -p; func f -p");
+	struct ddctl_plan *plan = NULL;
+
+	assert_int_equal(ddctl_table_new_from_buffer(ctx, txt, strlen(txt), &t), 0);
+	assert_int_equal(ddctl_plan_new(set, t, &plan), 0);
+	assert_int_equal(ddctl_plan_get_final_flags(plan, 0),
+			 DDCTL_FLAG_FUNCNAME | DDCTL_FLAG_STACK);
+	assert_int_equal(ddctl_plan_get_final_flags(plan, 1), DDCTL_FLAG_STACK);
+	ddctl_plan_unref(plan);
+	ddctl_queryset_unref(set);
+	set = test_parse(ctx, "func f =l");
+	assert_int_equal(ddctl_plan_new(set, t, &plan), 0);
+	assert_int_equal(ddctl_plan_get_final_flags(plan, 0), DDCTL_FLAG_LINENO);
+	ddctl_plan_unref(plan);
+	ddctl_queryset_unref(set);
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
 static void test_match_only_set_has_no_plan(void **state)
 {
 	struct ddctl_ctx *ctx = test_ctx();
@@ -162,6 +190,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_per_query_counts_and_flags),
+		cmocka_unit_test(test_stack_flag_kept),
 		cmocka_unit_test(test_match_only_set_has_no_plan),
 		cmocka_unit_test(test_real_fixture),
 	};

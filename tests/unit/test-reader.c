@@ -212,6 +212,36 @@ static void test_empty_and_header(void **state)
 	ddctl_unref(ctx);
 }
 
+/*
+ * Linux 7.2 has a seventh flag, 'd' (_DPRINTK_FLAGS_INCL_STACK, 1 << 6:
+ * dump_stack() after the message), printed last: "=pd", "=pmfsltd". A
+ * control file with such a site must read like any other, on every kernel.
+ */
+static void test_stack_flag(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = NULL;
+	const char *txt = "# filename:lineno [module]function flags format\n"
+			  "lib/a.c:1 [m]f =pd \"x\"\n"
+			  "lib/a.c:2 [m]g =d \"y\"\n"
+			  "lib/a.c:3 [m]h =pmfsltd \"z\"\n";
+	char buf[DDCTL_FLAGS_BUFSZ];
+	const struct ddctl_site *s;
+
+	assert_int_equal(ddctl_table_new_from_buffer(ctx, txt, strlen(txt), &t), 0);
+	assert_int_equal(ddctl_table_get_count(t), 3);
+	s = ddctl_table_get_site(t, 0);
+	assert_int_equal(ddctl_site_get_flags(s), DDCTL_FLAG_PRINT | DDCTL_FLAG_STACK);
+	assert_string_equal(ddctl_flags_format(ddctl_site_get_flags(s), buf), "=pd");
+	s = ddctl_table_get_site(t, 1);
+	assert_int_equal(ddctl_site_get_flags(s), DDCTL_FLAG_STACK);
+	assert_string_equal(ddctl_flags_format(ddctl_site_get_flags(s), buf), "=d");
+	s = ddctl_table_get_site(t, 2);
+	assert_string_equal(ddctl_flags_format(ddctl_site_get_flags(s), buf), "=pmfsltd");
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
 static void test_missing_file(void **state)
 {
 	struct ddctl_ctx *ctx = test_ctx();
@@ -276,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_debian_raw_backslashes),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_empty_and_header),
+		cmocka_unit_test(test_stack_flag),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_real_stock),
 		cmocka_unit_test(test_real_enabled),

@@ -31,6 +31,19 @@ ARCH = os.environ.get("DDCTL_ARCH", "x86_64")
 PATCHDIR = os.environ.get("DDCTL_KPATCH_DIR",
                           os.path.join(REPO, "kernel-patches", BASE))
 MODULE_SIZES = (256, 2000, 20000)
+BASES = ("6.12", "7.2")
+
+
+def set_base(base):
+    """Select the kernel base (as DDCTL_KBASE does) for this process and
+    the build-kernel.sh it runs."""
+    global BASE, PATCHDIR
+    if base not in BASES:
+        raise ValueError(f"kernel base {base}: one of {', '.join(BASES)}")
+    BASE = base
+    os.environ["DDCTL_KBASE"] = base
+    PATCHDIR = os.environ.get("DDCTL_KPATCH_DIR",
+                              os.path.join(REPO, "kernel-patches", BASE))
 BAD_RE = re.compile(r"Oops|WARNING:|BUG:|Call Trace|kernel BUG|"
                     r"general protection")
 MARK = "@@DDCTL@@ "

@@ -20,6 +20,9 @@
 #                          before the tables exist, matches nothing)
 #   k-batch-memory         a 20,000-key transaction's peak extra kernel memory
 #                          (Slab + VmallocUsed, sampled during the write)
+#   k-stack-flag-read      7.2's 'd' flag (dump_stack): ddctl reads a control
+#                          file showing it and predicts around it (skip on
+#                          kernels that refuse +d)
 KTESTS="k-extack-reason k-dump-filter-module k-dump-filter-negated k-dump-consistent
 k-notify-privileged k-exec-max-len k-batch-memory k-ftrace-batch"
 # standalone (run-vm.py --script kernel): the helpers and the usual modules
@@ -63,6 +66,27 @@ if [ -d /sys/module/test_dynamic_debug ] && ! grep -q '^test_dynamic_debug ' /pr
 else
 	skip k-boot-classmap "test_dynamic_debug is not built in (the debug kernel has it built in)"
 fi
+# Linux 7.2 has a 'd' flag (dump_stack() after the message): the kernel is
+# probed by writing it (6.12 refuses it); ddctl must read such a control
+# file, show the flag and keep it in its predictions. 'p' stays off on
+# these sites (a printed message would dump a "Call Trace").
+reset_all
+if ! has_ddctl; then
+	skip k-stack-flag-read "ddctl not in the initramfs"
+elif ! echo 'module test_dynamic_debug +d' > $CONTROL 2>/dev/null; then
+	skip k-stack-flag-read "kernel without the 'd' flag"
+else
+	nd=$(control | grep -Ev "$CLASS_RE" | grep -c '\[test_dynamic_debug\].* =d ')
+	ddctl list module test_dynamic_debug > $OUT/k-stack-list.txt 2>&1
+	rc=$?
+	ld=$(grep -c '=d ' $OUT/k-stack-list.txt)
+	ddctl --check --json set 'module test_dynamic_debug +f' > $OUT/k-stack-check.json 2>&1
+	crc=$?
+	fd=$(grep -o '"new":"=fd"' $OUT/k-stack-check.json | wc -l)
+	check k-stack-flag-read "$nd sites at =d; ddctl list rc=$rc showed $ld; ddctl --check rc=$crc predicted $fd sites at =fd" \
+		[ "$nd" -gt 0 -a $rc = 0 -a "$ld" = "$nd" -a $crc = 0 -a "$fd" = "$nd" ]
+fi
+reset_all
 
 if ! has_ddctl || ! command -v nldump >/dev/null 2>&1; then
 	for t in $KTESTS; do skip $t "ddctl or nldump not in the initramfs"; done
