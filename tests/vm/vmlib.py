@@ -35,8 +35,21 @@ ARCH = os.environ.get("DDCTL_ARCH", "x86_64")
 PATCHDIR = os.environ.get("DDCTL_KPATCH_DIR",
                           os.path.join(REPO, "kernel-patches", BASE))
 MODULE_SIZES = (256, 2000, 20000)
-BAD_RE = re.compile(r"Oops|WARNING:|BUG:|Call Trace|kernel BUG|"
-                    r"general protection")
+# arm64 prints "Call trace:"; an RCU stall report has no Oops/WARNING line
+BAD_RE = re.compile(r"Oops|WARNING:|BUG:|Call [Tt]race|kernel BUG|"
+                    r"general protection|"
+                    r"rcu: INFO: rcu_\w+ (self-)?detected stall")
+STALL_RE = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
+
+
+def only_rcu_stalls(bad_lines):
+    """True when every line the oops scan caught belongs to an RCU stall
+    report (the report and its "Call trace:"), at most one trace per
+    report, and there is at least one."""
+    stalls = sum(1 for ln in bad_lines if STALL_RE.search(ln))
+    traces = sum(1 for ln in bad_lines if re.search(r"Call [Tt]race", ln))
+    return (stalls > 0 and traces <= stalls and
+            stalls + traces == len(bad_lines))
 MARK = "@@DDCTL@@ "
 
 
