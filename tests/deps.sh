@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
 #
-# tests/deps.sh [--print] [build|vm|pkg ...]
+# tests/deps.sh [--print] [build|vm|pkg|arm64 ...]
 #
 # Installs what ddctl needs on a Debian 12 machine, by group:
 #   build  compilers, meson, the libraries, cmocka, clang for the fuzzers,
@@ -12,6 +12,9 @@
 #          tests/vm/fetch-source.sh 7.2: the machine's apt sources stay as
 #          they are; a no-op when the tarball is there)
 #   pkg    the Debian package check (tests/pkg/check-deb.sh)
+#   arm64  the arm64 VM suite (vm + cross compiler, qemu-system-arm, :arm64
+#          libraries, busybox-static:arm64 unpacked into
+#          /var/cache/ddctl/busybox-arm64); not in the default groups
 # Without groups: build, plus vm unless DDCTL_SKIP_VM=1, plus pkg unless
 # DDCTL_SKIP_PKG=1. --print lists the packages and installs nothing.
 # Idempotent: packages already installed are detected with dpkg -s, and
@@ -25,6 +28,14 @@ vm=(linux-source-6.12 qemu-system-x86 busybox-static flex bison libelf-dev
     bc cpio libssl-dev python3 meson ninja-build gcc make xz-utils
     util-linux kmod ccache)
 pkg=(build-essential debhelper dpkg-dev fakeroot lintian)
+# the arm64 VM suite (meson -Dvm_arm64=true): the cross compiler, QEMU for
+# aarch64 and the :arm64 libraries ddctl links (Debian multiarch; the
+# architecture is added first); busybox-static:arm64 is downloaded and
+# unpacked into $DDCTL_BUSYBOX_DIR, not installed (it would replace the
+# host's busybox)
+arm64=(gcc-aarch64-linux-gnu qemu-system-arm libc6-dev:arm64 libkmod-dev:arm64
+       libmnl-dev:arm64 libreadline-dev:arm64 libcmocka-dev:arm64)
+BUSYBOX_DIR=${DDCTL_BUSYBOX_DIR:-/var/cache/ddctl/busybox-arm64}
 
 print=0
 if [ "${1:-}" = --print ]; then
@@ -43,7 +54,8 @@ for g in "${groups[@]}"; do
 	build) want+=("${build[@]}") ;;
 	vm) want+=("${vm[@]}") ;;
 	pkg) want+=("${pkg[@]}") ;;
-	*) echo "usage: $0 [--print] [build|vm|pkg ...]" >&2; exit 2 ;;
+	arm64) want+=("${vm[@]}" "${arm64[@]}") ;;
+	*) echo "usage: $0 [--print] [build|vm|pkg|arm64 ...]" >&2; exit 2 ;;
 	esac
 done
 mapfile -t want < <(printf '%s\n' "${want[@]}" | awk '!seen[$0]++')
@@ -65,17 +77,31 @@ fetch_sources() {
 	done
 }
 
+export DEBIAN_FRONTEND=noninteractive
+want_arm64=0
+case " ${groups[*]} " in *" arm64 "*) want_arm64=1 ;; esac
+updated=0
+if [ $want_arm64 = 1 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	echo "deps.sh: dpkg --add-architecture arm64"
+	$SUDO dpkg --add-architecture arm64
+	$SUDO apt-get update -q
+	updated=1
+fi
 missing=()
 for p in "${want[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-	echo "deps.sh: all dependencies installed (${groups[*]})"
-	fetch_sources
-	exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "deps.sh: installing: ${missing[*]}"
+	[ $updated = 1 ] || $SUDO apt-get update -q
+	$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-echo "deps.sh: installing: ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [ $want_arm64 = 1 ] && [ ! -x "$BUSYBOX_DIR/root/bin/busybox" ]; then
+	echo "deps.sh: busybox-static:arm64 -> $BUSYBOX_DIR (downloaded, not installed)"
+	$SUDO mkdir -p "$BUSYBOX_DIR"
+	(cd "$BUSYBOX_DIR" && $SUDO apt-get download -q busybox-static:arm64 &&
+	 $SUDO dpkg -x busybox-static_*_arm64.deb root)
+	missing+=(busybox-static:arm64)
+fi
 fetch_sources
+[ ${#missing[@]} -gt 0 ] || echo "deps.sh: all dependencies installed (${groups[*]})"

@@ -12,12 +12,20 @@
 #   - otherwise: a scripted demo (ddctl list, modules, --check with a
 #     negated query, -v set, list --enabled, IPIs before/after), then
 #     power off.
-# Environment: DDCTL_BUILD_DIR (meson build dir, default build/),
-# DDCTL_KERNEL=stock|patched, SMP (default 4), LOGDIR.
+# Environment: DDCTL_BUILD_DIR (meson build dir, default build/, or
+# build-arm64/ for arm64), DDCTL_KERNEL=stock|patched, SMP (default 4),
+# LOGDIR, DDCTL_ARCH=arm64 (the arm64 guest: ddctl cross-built with
+# cross/arm64-linux-gnu.ini, the arm64 kernel, qemu-system-aarch64 -M virt).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-BUILD=${DDCTL_BUILD_DIR:-$REPO/build}
+ARCH=${DDCTL_ARCH:-x86_64}
+case "$ARCH" in
+x86_64) BUILD=${DDCTL_BUILD_DIR:-$REPO/build} DEPS=(build vm) XFILE=() ;;
+arm64) BUILD=${DDCTL_BUILD_DIR:-$REPO/build-arm64} DEPS=(build arm64)
+       XFILE=(--cross-file "$REPO/cross/arm64-linux-gnu.ini") ;;
+*) echo "demo: DDCTL_ARCH=$ARCH: x86_64 or arm64" >&2; exit 2 ;;
+esac
 SMP=${SMP:-4}
 LOGDIR=${LOGDIR:-$BUILD/vm-logs}
 
@@ -28,12 +36,16 @@ if ! ls "$KCACHE"/*/ok >/dev/null 2>&1; then
 	echo "demo: the kernel is cached in $KCACHE: later runs boot in under a minute."
 fi
 echo "demo: [1/5] dependencies"
-"$REPO/tests/deps.sh" build vm
+"$REPO/tests/deps.sh" "${DEPS[@]}"
 echo "demo: [2/5] building ddctl in $BUILD"
 if [ ! -f "$BUILD/build.ninja" ]; then
-	meson setup "$BUILD" "$REPO"
+	meson setup "${XFILE[@]}" "$BUILD" "$REPO"
 fi
-meson compile -C "$BUILD"
+if [ "$ARCH" = x86_64 ]; then
+	meson compile -C "$BUILD"
+else
+	ninja -C "$BUILD" cli/ddctl tests/vm/nlexec tests/vm/nldump
+fi
 DDCTL=$BUILD/cli/ddctl
 [ -x "$DDCTL" ] || echo "demo: warning: $DDCTL was not built; the guest will lack ddctl"
 
@@ -56,11 +68,16 @@ for k in 256 2000; do "$HERE/gen-module.py" --build "$KDIR" $k >/dev/null; done
 
 echo "demo: [4/5] initramfs"
 mkdir -p "$LOGDIR/work"
-INITRD=$LOGDIR/work/initramfs-demo-$KIND.cpio.gz
+INITRD=$LOGDIR/work/initramfs-demo-$KIND-$ARCH.cpio.gz
 "$HERE/mkinitramfs.sh" -k "$KDIR" -o "$INITRD" -d "$DDCTL"
 
 echo "demo: [5/5] booting the $KIND kernel ($(cat "$KDIR/kernelrelease")) with -smp $SMP"
-QEMU=(qemu-system-x86_64 -accel tcg -smp "$SMP" -m 512 -kernel "$KDIR/bzImage"
+if [ "$ARCH" = arm64 ]; then
+	QEMU=(qemu-system-aarch64 -M virt -cpu cortex-a57) CONSOLE=ttyAMA0
+else
+	QEMU=(qemu-system-x86_64) CONSOLE=ttyS0
+fi
+QEMU+=(-accel tcg -smp "$SMP" -m 512 -kernel "$KDIR/$(cat "$KDIR/image" 2>/dev/null || echo bzImage)"
       -initrd "$INITRD" -no-reboot -nic none -display none
       -device virtio-balloon-pci)
 if [ -t 0 ]; then
@@ -71,11 +88,11 @@ if [ -t 0 ]; then
 	echo " 'exit' powers the guest off; Ctrl-A X kills QEMU."
 	echo "=================================================================="
 	exec "${QEMU[@]}" -serial mon:stdio \
-		-append "console=ttyS0 loglevel=5 panic=-1 ddctl.run=shell ddctl.ncpu=$SMP"
+		-append "console=$CONSOLE loglevel=5 panic=-1 ddctl.run=shell ddctl.ncpu=$SMP"
 else
-	LOG=$LOGDIR/demo-$KIND.console.log
+	LOG=$LOGDIR/demo-$KIND-$ARCH.console.log
 	echo "demo: stdin is not a terminal: scripted demo (serial log: $LOG)"
 	timeout 600 "${QEMU[@]}" -monitor none -serial stdio \
-		-append "console=ttyS0 loglevel=5 panic=-1 ddctl.run=demo ddctl.ncpu=$SMP" \
+		-append "console=$CONSOLE loglevel=5 panic=-1 ddctl.run=demo ddctl.ncpu=$SMP" \
 		< /dev/null | tee "$LOG" | grep -v '^@@DDCTL@@ BOOTED' | sed -n '/===== ddctl demo/,/===== demo done/p'
 fi

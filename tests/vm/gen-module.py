@@ -220,6 +220,17 @@ def generate(k, outdir):
 
 
 
+def kbuild_arch_args(kbuild):
+    """make arguments for the kernel's architecture: an arm64 kernel (built
+    with DDCTL_ARCH=arm64) needs its modules cross-built too."""
+    try:
+        with open(os.path.join(kbuild, ".config")) as fp:
+            arm64 = any(line.strip() == "CONFIG_ARM64=y" for line in fp)
+    except OSError:
+        arm64 = False
+    return ["ARCH=arm64", "CROSS_COMPILE=aarch64-linux-gnu-"] if arm64 else []
+
+
 def build(kdir, k):
     kdir = os.path.abspath(kdir)
     kbuild = os.path.join(kdir, "build")
@@ -242,8 +253,9 @@ def build(kdir, k):
         shutil.rmtree(src, ignore_errors=True)
         generate(k, src)
         jobs = str(os.cpu_count() or 1)
-        r = subprocess.run(["make", "-C", kbuild, f"M={src}", f"-j{jobs}",
-                            "modules"], stdout=subprocess.PIPE,
+        r = subprocess.run(["make", "-C", kbuild, f"M={src}", f"-j{jobs}"] +
+                           kbuild_arch_args(kbuild) +
+                           ["modules"], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
         if r.returncode:
             sys.stderr.write(r.stdout[-4000:])

@@ -4,6 +4,9 @@
 #
 # mkinitramfs.sh -k KCACHEDIR -o OUT.cpio.gz [-d DDCTL] [-m MOD.ko]... [-s KSELFTESTDIR]
 #
+# DDCTL_ARCH=arm64: an arm64 initramfs (the arm64 busybox-static, a
+# cross-built DDCTL and its libraries from /usr/lib/aarch64-linux-gnu).
+#
 # Builds a busybox-static initramfs for the ddctl VM tests containing:
 #   /bin/busybox + applet symlinks
 #   /bin/ddctl (+ every shared library ldd reports, at the same absolute
@@ -36,24 +39,84 @@ while getopts "k:o:d:m:s:" o; do
 	esac
 done
 [ -n "$OUT" ] || { echo "usage: $0 -k KCACHEDIR -o OUT.cpio.gz [-d DDCTL] [-m MOD.ko]..." >&2; exit 2; }
+ARCH=${DDCTL_ARCH:-x86_64}
 BB=$(command -v busybox || true)
 [ -x /bin/busybox ] && BB=/bin/busybox
 [ -n "$BB" ] || { echo "mkinitramfs.sh: busybox not found (apt-get install busybox-static)" >&2; exit 1; }
 if ldd "$BB" >/dev/null 2>&1; then
 	echo "mkinitramfs.sh: $BB is not static (apt-get install busybox-static)" >&2; exit 1
 fi
+# The host's busybox lists the applets (it cannot run an arm64 one); the
+# guest gets the busybox of its architecture.
+BB_LIST=$BB
+case "$ARCH" in
+x86_64) ELF_MACHINE='X86-64' MULTIARCH=x86_64-linux-gnu ;;
+arm64)
+	ELF_MACHINE=AArch64 MULTIARCH=aarch64-linux-gnu
+	# busybox-static:arm64, unpacked (not installed: it would replace
+	# the host's busybox) by tests/deps.sh arm64 into
+	BB=${DDCTL_BUSYBOX_ARM64:-/var/cache/ddctl/busybox-arm64/root/bin/busybox}
+	[ -x "$BB" ] || { echo "mkinitramfs.sh: arm64 busybox $BB not found (run tests/deps.sh arm64)" >&2; exit 1; }
+	;;
+*) echo "mkinitramfs.sh: DDCTL_ARCH=$ARCH: x86_64 or arm64" >&2; exit 2 ;;
+esac
+# elf_machine FILE: "AArch64", "Advanced Micro Devices X86-64", ...
+elf_machine() { LC_ALL=C readelf -h "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p'; }
+# The shared libraries FILE... need, recursively (DT_NEEDED, resolved in
+# $LIBDIRS), one path a line: ldd cannot run a foreign binary.
+needed_libs() {
+	local todo=("$@") seen=" " f n d
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		for n in $(LC_ALL=C readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			case "$seen" in *" $n "*) continue ;; esac
+			seen="$seen$n "
+			for d in $LIBDIRS; do
+				if [ -e "$d/$n" ]; then
+					echo "$d/$n"
+					todo+=("$d/$n")
+					break
+				fi
+			done
+		done
+	done
+}
 
 R=$(mktemp -d /tmp/ddctl-initramfs.XXXXXX)
 chmod 755 "$R" # the initramfs root: unprivileged guest users must reach /bin
 trap 'rm -rf "$R"' EXIT
 mkdir -p "$R"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out,etc,root,lib/modules/ddctl,ddctl-tests/qsets}
 cp "$BB" "$R/bin/busybox"
-for a in $("$BB" --list); do
+for a in $("$BB_LIST" --list); do
 	[ -e "$R/bin/$a" ] || ln -s busybox "$R/bin/$a"
 done
 
 # ddctl and its libraries
-if [ -x "$DDCTL" ]; then
+if [ -x "$DDCTL" ] && [ -n "$(elf_machine "$DDCTL")" ] && ! elf_machine "$DDCTL" | grep -q "$ELF_MACHINE"; then
+	echo "mkinitramfs.sh: $DDCTL is built for $(elf_machine "$DDCTL"), not $ARCH (for arm64: a cross build, see cross/arm64-linux-gnu.ini)" >&2
+	exit 1
+fi
+if [ -x "$DDCTL" ] && [ "$ARCH" != x86_64 ]; then
+	cp "$DDCTL" "$R/bin/ddctl"
+	bdir=$(cd "$(dirname "$DDCTL")/.." && pwd)
+	LIBDIRS="$bdir/libddctl /lib/$MULTIARCH /usr/lib/$MULTIARCH"
+	mkdir -p "$R/usr/lib"
+	bins=("$DDCTL")
+	for b in "$bdir/tests/vm/nlexec" "$bdir/tests/vm/nldump"; do
+		[ -x "$b" ] && bins+=("$b")
+	done
+	needed_libs "${bins[@]}" | while read -r lib; do
+		cp -L "$lib" "$R/usr/lib/"
+	done
+	# the ELF interpreter, at the path the binary asks for
+	interp=$(LC_ALL=C readelf -l "$DDCTL" | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
+	mkdir -p "$R$(dirname "$interp")"
+	cp -L "$interp" "$R$interp"
+	echo "LD_LIBRARY_PATH=/usr/lib" > "$R/etc/ddctl-env"
+	for b in "${bins[@]:1}"; do cp "$b" "$R/bin/"; done
+	echo "mkinitramfs.sh: included $DDCTL ($ARCH)" >&2
+elif [ -x "$DDCTL" ]; then
 	cp "$DDCTL" "$R/bin/ddctl"
 	if ldd "$DDCTL" >/dev/null 2>&1; then
 		ldd "$DDCTL" | grep -o '/[^ ]*' | sort -u | while read -r lib; do

@@ -4,11 +4,15 @@
 QEMU (TCG) with a timeout, collect the serial log and the bulk results.
 
 Channels:
-  ttyS0 (console)  -> RUN/console.log; guest results are lines starting
+  console          -> RUN/console.log; guest results are lines starting
                       with "@@DDCTL@@ " (RESULT ok|not ok|skip NAME # why,
-                      NOTE ..., BOOTED ..., END rc=N)
-  ttyS1 (raw)      -> RUN/data.bin: gzip'ed tar of the guest's /out,
-                      extracted into RUN/out/
+                      NOTE ..., BOOTED ..., END rc=N).
+                      x86_64: ttyS0; arm64 (-M virt): ttyAMA0, the PL011
+  data (raw)       -> RUN/data.bin: gzip'ed tar of the guest's /out,
+                      extracted into RUN/out/.
+                      x86_64: ttyS1; arm64: virt has one PL011, so a
+                      virtio-serial port named "ddctl.data" (/dev/vport*p*
+                      in the guest, found by name by guest/init)
 """
 
 import gzip
@@ -44,8 +48,25 @@ def set_base(base):
     os.environ["DDCTL_KBASE"] = base
     PATCHDIR = os.environ.get("DDCTL_KPATCH_DIR",
                               os.path.join(REPO, "kernel-patches", BASE))
-BAD_RE = re.compile(r"Oops|WARNING:|BUG:|Call Trace|kernel BUG|"
-                    r"general protection")
+
+
+# arm64 prints "Call trace:"; an RCU stall report has no Oops/WARNING line
+BAD_RE = re.compile(r"Oops|WARNING:|BUG:|Call [Tt]race|kernel BUG|"
+                    r"general protection|"
+                    r"rcu: INFO: rcu_\w+ (self-)?detected stall")
+STALL_RE = re.compile(r"rcu: INFO: rcu_\w+ (self-)?detected stall")
+
+
+def only_rcu_stalls(bad_lines):
+    """True when every line the oops scan caught belongs to an RCU stall
+    report (the report and its "Call trace:"), at most one trace per
+    report, and there is at least one."""
+    stalls = sum(1 for ln in bad_lines if STALL_RE.search(ln))
+    traces = sum(1 for ln in bad_lines if re.search(r"Call [Tt]race", ln))
+    return (stalls > 0 and traces <= stalls and
+            stalls + traces == len(bad_lines))
+
+
 MARK = "@@DDCTL@@ "
 
 
@@ -66,6 +87,11 @@ def log(msg):
 def qemu_binary():
     return shutil.which({"arm64": "qemu-system-aarch64"}.get(
         ARCH, "qemu-system-x86_64"))
+
+
+def console_dev():
+    """The guest's serial console device (console= on the command line)."""
+    return {"arm64": "ttyAMA0"}.get(ARCH, "ttyS0")
 
 
 def build_kernel(kind):
@@ -132,8 +158,12 @@ def prepare(kind, workdir, ddctl=None, sizes=MODULE_SIZES):
     kdir = build_kernel(kind)
     build_modules(kdir, sizes)
     os.makedirs(workdir, exist_ok=True)
-    initrd = os.path.join(workdir, f"initramfs-{kind}.cpio.gz")
-    build_initramfs(kdir, initrd, ddctl, build_kselftest(kdir))
+    arch = "" if ARCH == "x86_64" else f"-{ARCH}"
+    initrd = os.path.join(workdir, f"initramfs-{kind}{arch}.cpio.gz")
+    # the selftests are built for the host (x86_64) only: elsewhere the
+    # guest skips them, with the reason
+    ksdir = build_kselftest(kdir) if ARCH == "x86_64" else None
+    build_initramfs(kdir, initrd, ddctl, ksdir)
     return kdir, initrd
 
 
@@ -170,17 +200,29 @@ def kernel_image(kdir):
 
 def qemu_cmd(kdir, initrd, smp, mem, append, console_path, data_path,
              interactive=False):
-    if ARCH != "x86_64":
-        raise Unavailable(f"booting {ARCH} guests is not implemented yet")
-    cmd = [qemu_binary(), "-accel", "tcg", "-smp", str(smp), "-m", str(mem),
-           "-kernel", kernel_image(kdir), "-initrd", initrd,
-           "-no-reboot", "-nic", "none", "-display", "none",
-           "-device", "virtio-balloon-pci"]
+    if ARCH not in ("x86_64", "arm64"):
+        raise Unavailable(f"booting {ARCH} guests is not implemented")
+    cmd = [qemu_binary()]
+    if ARCH == "arm64":
+        # virt: GICv2, PSCI for the secondary CPUs, QEMU's device tree
+        cmd += ["-M", "virt", "-cpu", "cortex-a57"]
+    cmd += ["-accel", "tcg", "-smp", str(smp), "-m", str(mem),
+            "-kernel", kernel_image(kdir), "-initrd", initrd,
+            "-no-reboot", "-nic", "none", "-display", "none",
+            "-device", "virtio-balloon-pci"]
     if interactive:
         cmd += ["-serial", "mon:stdio"]
     else:
         cmd += ["-monitor", "none", "-serial", f"file:{console_path}"]
-    cmd += ["-serial", f"file:{data_path}" if data_path else "null"]
+    if ARCH == "x86_64":
+        cmd += ["-serial", f"file:{data_path}" if data_path else "null"]
+    elif data_path:
+        # virt's only UART is the console: the data goes over a named
+        # virtio-serial port instead
+        cmd += ["-device", "virtio-serial-pci",
+                "-chardev", f"file,id=ddctl-data,path={data_path}",
+                "-device", "virtserialport,chardev=ddctl-data,"
+                           "name=ddctl.data"]
     cmd += ["-append", append]
     return cmd
 
@@ -194,7 +236,7 @@ def boot_once(kdir, initrd, script, rundir, smp=4, mem=512, timeout=300,
         if os.path.exists(p):
             os.unlink(p)
     shutil.rmtree(os.path.join(rundir, "out"), ignore_errors=True)
-    append = (f"console=ttyS0 loglevel=5 panic=-1 ddctl.run={script} "
+    append = (f"console={console_dev()} loglevel=5 panic=-1 ddctl.run={script} "
               f"ddctl.ncpu={smp} ddctl.data=1 {extra_append}").strip()
     cmd = qemu_cmd(kdir, initrd, smp, mem, append, con, data)
     with open(os.path.join(rundir, "cmd.txt"), "w") as fp:

@@ -271,7 +271,10 @@ def main():
     ap.add_argument("--base", choices=vmlib.BASES, default=vmlib.BASE,
                     help="kernel base (default $DDCTL_KBASE or 6.12)")
     ap.add_argument("--smp", type=int, default=4)
-    ap.add_argument("--timeout", type=int, default=600)
+    # arm64 TCG: the stock suite needs ~10-15 min (one cross-CPU sync
+    # per key toggle, each slow under emulation)
+    ap.add_argument("--timeout", type=int,
+                    default=1800 if vmlib.ARCH == "arm64" else 600)
     a = ap.parse_args()
     vmlib.set_base(a.base)
     logdir = os.path.abspath(a.logdir)
@@ -342,7 +345,17 @@ def main():
             tap.res("not ok", name, "no result from the guest")
     if b.status == "done":
         check_predictions(tap, b.outdir, guest_kind)
-    if b.bad_lines:
+    if b.bad_lines and a.kind == "stock" and vmlib.only_rcu_stalls(b.bad_lines):
+        # arm64 TCG: the stock kernel syncs every CPU once per key toggle
+        # (kick_all_cpus_sync()), thousands of times in one write without
+        # rescheduling; under TCG each sync takes milliseconds and the
+        # writer's CPU holds up RCU past the 21 s stall timeout. The storm
+        # the series removes, amplified by emulation: reported, not failed.
+        tap.res("skip", "no-oops", f"stock kernel under TCG: "
+                f"{sum(1 for x in b.bad_lines if vmlib.STALL_RE.search(x))} "
+                f"RCU stall report(s) during per-key syncs, nothing else")
+        tap.diag("\n".join(b.bad_lines[:20]))
+    elif b.bad_lines:
         tap.res("not ok", "no-oops", f"{len(b.bad_lines)} bad lines")
         tap.diag("\n".join(b.bad_lines[:20]))
     elif not b.console:

@@ -70,15 +70,23 @@ def model(kind, m, keys):
     return 2 * math.ceil(keys / 256) * 3 * (m - 1)
 
 
+def sync_ipis(m):
+    """function-call IPIs of one architecture flush of the jump-label
+    queue: x86 text_poke_bp_batch() = 3 text_poke_sync() rounds, 3(M-1);
+    arm64 arch_jump_label_transform_apply() = one kick_all_cpus_sync(),
+    M-1 (the instructions are written at queue time)"""
+    return (m - 1) if vmlib.ARCH == "arm64" else 3 * (m - 1)
+
+
 def model4(kind, m, keys, mode):
     """issue 4: IPIs per transaction; mode z = net-zero (2 toggles of each
     key), p = one toggle of each key"""
     toggles = 2 if mode.endswith("z") else 1
     if kind == "stock":
-        return toggles * keys * 3 * (m - 1)
+        return toggles * keys * sync_ipis(m)
     if kind == "part1":
-        return toggles * math.ceil(keys / 256) * 3 * (m - 1)
-    return 0 if toggles == 2 else 3 * (m - 1)
+        return toggles * math.ceil(keys / 256) * sync_ipis(m)
+    return 0 if toggles == 2 else sync_ipis(m)
 
 
 def boot_bench(kind, kdir, initrd, m, ks, reps, reps_k, timeout, logdir,
@@ -156,7 +164,9 @@ def main():
     for kind in kinds:
         kdir = vmlib.build_kernel(kind)
         vmlib.build_modules(kdir, sizes)
-        initrd = os.path.join(a.logdir, f"initramfs-{kind}.cpio.gz")
+        initrd = os.path.join(a.logdir, f"initramfs-{kind}"
+                              f"{'' if vmlib.ARCH == 'x86_64' else '-' + vmlib.ARCH}"
+                              f".cpio.gz")
         # no ddctl binary: the benchmark writes the control file itself;
         # the netlink modes need nlexec (copied from ddctl's build dir)
         nl = issue4 and kind in nl_kinds
@@ -182,6 +192,7 @@ def main():
             for ln in open(os.path.join(kd, "info")):
                 rf.write(f"#   {kind} info: {ln.strip()}\n")
         qv = os.popen(f"{vmlib.qemu_binary()} --version").readline().strip()
+        rf.write(f"# guest arch {vmlib.ARCH}\n")
         rf.write(f"# host: nproc={os.cpu_count()} "
                  f"cpu={cpu_model()!r} qemu={qv!r}\n")
         for m in ms:
@@ -351,16 +362,19 @@ def print_table4(runs, problems, partial=False):
     print("(CAL/TLB: mean over R of the count during the transaction minus "
           "the idle count scaled to its length, summed over all CPUs; ms: "
           "wall time of the transaction in the guest; model: "
-          "int3 protocol, 3(M-1) IPIs per text_poke_bp_batch(): stock per "
-          "key per toggle, part 1 per <=256 keys per toggle, part 2 per "
+          + ("arm64, M-1 IPIs per kick_all_cpus_sync(): stock per "
+             if vmlib.ARCH == "arm64" else
+             "int3 protocol, 3(M-1) IPIs per text_poke_bp_batch(): stock per ")
+          + "key per toggle, part 1 per <=256 keys per toggle, part 2 per "
           "transaction that changes a key, 0 for a net-zero one)")
     # the cover letter's layout: raw counts (no idle subtraction), median
     print()
     print("raw CAL counts during the transaction (no idle subtraction), "
           "median over R (the cover letter's layout):")
     print()
-    print("  K     set      M | stock  | 1-4   | 1-7 ctl | 1-7 nl | 3(M-1)"
-          " | floor ctl/nl")
+    print("  K     set      M | stock  | 1-4   | 1-7 ctl | 1-7 nl | "
+          + ("  M-1" if vmlib.ARCH == "arm64" else "3(M-1)")
+          + " | floor ctl/nl")
     print("  ------------------+--------+-------+---------+--------+-------"
           "+-------------")
     for k in ks:
@@ -376,7 +390,7 @@ def print_table4(runs, problems, partial=False):
                        for c in cs + fl]
                 print(f"  {k:<5} {'+p;-p' if mode == 'z' else '+p':<8} {m} |"
                       f" {med[0]:>6} | {med[1]:>5} | {med[2]:>7} |"
-                      f" {med[3]:>6} | {3 * (m - 1):>5} | {med[4]}/{med[5]}")
+                      f" {med[3]:>6} | {sync_ipis(m):>5} | {med[4]}/{med[5]}")
     nlk = {(k, m, md): sorted(c["nl_keys"]) for (k, m, md, kind), c
            in cells.items() if c["nl_keys"]}
     if nlk:

@@ -38,13 +38,17 @@
 NPROC=$(nproc)
 NCPUINFO=$(grep -c '^processor' /proc/cpuinfo)
 
-# "CAL TLB" summed over the CPU columns
+# "CAL TLB" summed over the CPU columns. The rows are found by their
+# description: x86 "CAL: ... Function call interrupts" and "TLB: ... TLB
+# shootdowns"; arm64 "IPI1: ... Function call interrupts" (where
+# kick_all_cpus_sync() lands) and no TLB row (arm64 broadcasts TLB
+# invalidations in hardware: TLB is 0 there).
 ints() {
 	awk 'NR == 1 { n = NF; next }
-	     $1 == "CAL:" || $1 == "TLB:" {
+	     /Function call interrupts/ || /TLB shootdowns/ {
 		s = 0; for (i = 2; i <= n + 1; i++) s += $i
-		v[$1] = s }
-	     END { printf "%d %d\n", v["CAL:"], v["TLB:"] }' /proc/interrupts
+		v[/TLB/ ? "TLB" : "CAL"] = s }
+	     END { printf "%d %d\n", v["CAL"], v["TLB"] }' /proc/interrupts
 }
 
 # microseconds since the epoch (busybox date has no %N; adjtimex has usec)

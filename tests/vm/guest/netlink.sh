@@ -54,10 +54,10 @@ else
 		[ $rc = 1 -a $same = 1 -a $named = 1 ]
 
 	# +p ; -p patches nothing
-	cal0=$(awk '/CAL:/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i } END { print s + 0 }' /proc/interrupts)
+	cal0=$(awk '/Function call interrupts/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i } END { print s + 0 }' /proc/interrupts)
 	nlexec '+p ; -p' > $OUT/nl-netzero.txt 2>&1
 	rc=$?
-	cal1=$(awk '/CAL:/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i } END { print s + 0 }' /proc/interrupts)
+	cal1=$(awk '/Function call interrupts/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i } END { print s + 0 }' /proc/interrupts)
 	note "nl-net-zero: CAL IPIs during '+p ; -p' over netlink: $((cal1 - cal0))"
 	check nl-net-zero "rc=$rc: $(head -n1 $OUT/nl-netzero.txt)" \
 		grep -q '^rc=0 keys_patched=0 sites_changed=0 ' $OUT/nl-netzero.txt

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
+"""tests/vm/vmlib.py without QEMU (TAP): the oops scan on x86 and arm64
+serial logs (arm64 prints "Call trace:", and an RCU stall report must not
+pass as clean), and the QEMU command line per architecture (issue 11)."""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, ".."))
+import vmlib  # noqa: E402
+from tap import Tap  # noqa: E402
+
+tap = Tap()
+check = tap.check
+
+
+def bad(lines):
+    return [ln for ln in lines if vmlib.BAD_RE.search(ln)]
+
+
+stall = open(os.path.join(HERE, "fixtures", "arm64-rcu-stall.log")).read().splitlines()
+b = bad(stall)
+check("arm64 RCU stall report (6.12 TCG guest) is caught", len(b) >= 2, b)
+check("arm64 'Call trace:' is caught", any("Call trace:" in x for x in b), b)
+check("x86 'Call Trace:' is still caught", bad(["[ 1.0] Call Trace:"]))
+check("a clean line is not caught", not bad(["[ 1.0] virtio_net virtio0: ok"]))
+check("stall-only log is classified as stall", vmlib.only_rcu_stalls(b), b)
+check("an Oops is not a stall",
+      not vmlib.only_rcu_stalls(b + ["[ 2.0] Internal error: Oops: 0000000096000004"]))
+check("no lines: not a stall", not vmlib.only_rcu_stalls([]))
+
+for arch, want, unwanted in (
+        ("x86_64", ["qemu-system-x86_64", "console.log", "file:d.bin"], ["-M"]),
+        ("arm64", ["qemu-system-aarch64", "virt", "cortex-a57",
+                   "virtserialport,chardev=ddctl-data,name=ddctl.data"],
+         ["file:d.bin"])):
+    vmlib.ARCH = arch
+    try:
+        cmd = vmlib.qemu_cmd("/k", "/i", 4, 512, "x", "console.log", "d.bin")
+    except vmlib.Unavailable as e:
+        cmd = [f"Unavailable: {e}"]
+    s = " ".join(str(c) for c in cmd)
+    check(f"{arch}: QEMU command has {want}",
+          all(w in s for w in want if not w.endswith("qemu-system-x86_64")
+              and not w.endswith("qemu-system-aarch64"))
+          and not any(u in cmd for u in unwanted), s)
+    check(f"{arch}: console {vmlib.console_dev()}",
+          vmlib.console_dev() == {"x86_64": "ttyS0", "arm64": "ttyAMA0"}[arch])
+tap.finish()
