@@ -240,6 +240,8 @@ command -v ccache >/dev/null && [ -n "${CCACHE_DIR:-}" ] && log "ccache: $(ccach
 mkdir -p "$OUT/modules"
 for m in failover net_failover virtio_net virtio_blk virtio_balloon test_dynamic_debug; do
 	ko=$(find "$OUT/build" -name "$m.ko" | head -n1)
+	# built in by a fragment (the debug kernel's test_dynamic_debug)
+	[ -n "$ko" ] || ! grep -q "/$m\.ko\$" "$OUT/build/modules.builtin" 2>/dev/null || continue
 	[ -n "$ko" ] || die "module $m.ko was not built"
 	cp "$ko" "$OUT/modules/"
 done

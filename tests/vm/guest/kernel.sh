@@ -28,6 +28,7 @@ k-notify-privileged k-exec-max-len k-batch-memory k-ftrace-batch"
 # standalone (run-vm.py --script kernel): the helpers and the usual modules
 if [ -z "$CONTROL" ]; then
 	. /ddctl-tests/lib.sh
+	[ -f /tmp/boot-control.txt ] || cat $CONTROL > /tmp/boot-control.txt
 	load_std
 fi
 
@@ -57,8 +58,9 @@ check k-format-bang-literal "format ! +p: kernel changed $got, ddctl predicted '
 # the allocator works: v1 reached kvzalloc() there (and got NULL)
 if [ -d /sys/module/test_dynamic_debug ] && ! grep -q '^test_dynamic_debug ' /proc/modules &&
    grep -q 'test_dynamic_debug.p_disjoint_bits=1' /proc/cmdline; then
-	kms=$(control | awk '$2 == "[test_dynamic_debug]do_cats" && / class:D2_KMS/' | head -n1 | awk '{ print $3 }')
-	core=$(control | awk '$2 == "[test_dynamic_debug]do_cats" && / class:D2_CORE/' | head -n1 | awk '{ print $3 }')
+	# (the sites as booted: saved before any test reset them)
+	kms=$(awk '$2 == "[test_dynamic_debug]do_cats" && / class:D2_KMS/' /tmp/boot-control.txt | head -n1 | awk '{ print $3 }')
+	core=$(awk '$2 == "[test_dynamic_debug]do_cats" && / class:D2_CORE/' /tmp/boot-control.txt | head -n1 | awk '{ print $3 }')
 	bits=$(cat /sys/module/test_dynamic_debug/parameters/p_disjoint_bits 2>/dev/null)
 	enomem=$(dmesg | grep -c 'dyndbg.*-12\|dyndbg.*ENOMEM')
 	check k-boot-classmap "D2_KMS site $kms (want =p: dyndbg=), D2_CORE site $core (want =_, as on stock), p_disjoint_bits=$bits, $enomem ENOMEM lines" \

@@ -14,6 +14,9 @@
 # Environment from the kernel command line: DDCTL_NCPU, DDCTL_KIND
 # (stock|patched), DDCTL_BOOTFILE (file given to dyndbg= at boot).
 . /ddctl-tests/lib.sh
+# the sites as booted, before any test changes them (kernel.sh's
+# k-boot-classmap reads the built-in classmap parameter's effect here)
+cat $CONTROL > /tmp/boot-control.txt 2>/dev/null
 
 # ---- a: kernel sanity --------------------------------------------------
 n=$(nproc)
