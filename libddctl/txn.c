@@ -179,12 +179,12 @@ static int txn_restore(struct ddctl_txn *txn, int fd)
 	return r;
 }
 
-/* The end of the write that starts at @p: whole queries, within the limit. */
-static const char *chunk_end(const char *p)
+/* The end of the chunk that starts at @p: whole queries, at most @max bytes. */
+static const char *chunk_end(const char *p, size_t max)
 {
 	const char *end = p, *nl;
 
-	while ((nl = strchr(end, '\n')) && (size_t)(nl + 1 - p) <= DD_WRITE_MAX)
+	while ((nl = strchr(end, '\n')) && (size_t)(nl + 1 - p) <= max)
 		end = nl + 1;
 	return end == p ? p + strlen(p) : end;
 }
@@ -201,10 +201,10 @@ static int write_text(struct ddctl_txn *txn, int fd, const char *text,
 	size_t len;
 	int r;
 
-	for (p = text; count && *p; p = chunk_end(p))
+	for (p = text; count && *p; p = chunk_end(p, DD_WRITE_MAX))
 		total++;
 	for (p = text; *p; p = end) {
-		end = chunk_end(p);
+		end = chunk_end(p, DD_WRITE_MAX);
 		len = (size_t)(end - p);
 		if (len > DD_WRITE_MAX) {
 			err(txn->ctx, "a single query is longer than the kernel accepts\n");
@@ -399,17 +399,6 @@ static void txn_check_kernel_counts(struct ddctl_txn *txn)
 	}
 }
 
-/* The end of the EXEC that starts at @p: whole lines, within the limit. */
-static const char *nl_chunk_end(const char *p)
-{
-	const char *end = p, *nl;
-
-	while ((nl = strchr(end, '\n')) &&
-	       (size_t)(nl - p) <= DYNDBG_QUERIES_MAX_LEN)
-		end = nl + 1;
-	return end == p ? p + strlen(p) : end;
-}
-
 /*
  * EXEC @text (one query per line): one transaction when it fits in
  * DYNDBG_QUERIES_MAX_LEN bytes, else one per chunk of whole queries, the
@@ -434,15 +423,15 @@ static int nl_exec_chunked(struct ddctl_txn *txn, const char *text, bool dry,
 			txn->writes++;
 		return r;
 	}
-	for (p = text; *p; p = nl_chunk_end(p))
+	for (p = text; *p; p = chunk_end(p, DYNDBG_QUERIES_MAX_LEN))
 		total++;
 	for (p = text; *p && !r; p = end) {
 		struct nl_exec_result part = { 0 };
 		const char *q;
 		size_t n = 0;
 
-		end = nl_chunk_end(p);
-		if ((size_t)(end - p) > DYNDBG_QUERIES_MAX_LEN + 1) {
+		end = chunk_end(p, DYNDBG_QUERIES_MAX_LEN);
+		if ((size_t)(end - p) > DYNDBG_QUERIES_MAX_LEN) {
 			err(txn->ctx, "a single query is longer than the kernel accepts\n");
 			return -E2BIG;
 		}
