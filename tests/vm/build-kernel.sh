@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
 #
-# build-kernel.sh stock|patched|part1|debug
+# build-kernel.sh stock|patched|part1|debug|stock-debug
 #
 # Builds a guest kernel for the ddctl VM tests from a Debian linux-source
 # tarball: `make tinyconfig` + tests/vm/kconfig.fragment (+ the
@@ -64,7 +64,8 @@ esac
 FRAGMENT=$HERE/kconfig.fragment
 ARCH_FRAGMENT=
 [ "$ARCH" = x86_64 ] || ARCH_FRAGMENT=$HERE/kconfig-$ARCH.fragment
-# "debug": the patched series plus lock debugging (PROVE_LOCKING)
+# "debug": the patched series plus lock debugging (PROVE_LOCKING);
+# "stock-debug": the same config without the series (whose crash is it?)
 DEBUG_FRAGMENT=$HERE/kconfig-debug.fragment
 PATCHDIR=${DDCTL_KPATCH_DIR:-$REPO/kernel-patches/$BASE}
 CACHE=${DDCTL_KCACHE:-/var/cache/ddctl/kernels}
@@ -74,8 +75,8 @@ die() { echo "build-kernel.sh: error: $*" >&2; exit 1; }
 log() { echo "build-kernel.sh: $*" >&2; }
 
 case "$KIND" in
-stock|patched|part1|debug) ;;
-*) echo "usage: $0 stock|patched|part1|debug" >&2; exit 2 ;;
+stock|patched|part1|debug|stock-debug) ;;
+*) echo "usage: $0 stock|patched|part1|debug|stock-debug" >&2; exit 2 ;;
 esac
 
 [ -r "$TARBALL" ] || die "kernel source $TARBALL not found ($GETSRC)"
@@ -84,7 +85,7 @@ esac
 [ -z "$CROSS" ] || command -v "${CROSS}gcc" >/dev/null || die "cross compiler ${CROSS}gcc not found (apt-get install gcc-aarch64-linux-gnu)"
 
 patches=()
-if [ "$KIND" != stock ]; then
+if [ "$KIND" != stock ] && [ "$KIND" != stock-debug ]; then
 	[ -f "$PATCHDIR/series" ] || die "no patch series: $PATCHDIR/series does not exist yet (kernel patches not written); only 'stock' can be built"
 	while IFS= read -r line || [ -n "$line" ]; do
 		line=${line%%#*}
@@ -123,7 +124,7 @@ info=$( {
 	# (the default target adds nothing: keys of 6.12 x86 builds stay valid)
 	[ "$BASE" = 6.12 ] || echo "base $BASE"
 	[ -z "$ARCH_FRAGMENT" ] || echo "arch $ARCH fragment sha256 $(sha256sum < "$ARCH_FRAGMENT" | cut -d' ' -f1)"
-	[ "$KIND" != debug ] || echo "debug fragment sha256 $(sha256sum < "$DEBUG_FRAGMENT" | cut -d' ' -f1)"
+	case $KIND in *debug) echo "debug fragment sha256 $(sha256sum < "$DEBUG_FRAGMENT" | cut -d' ' -f1)" ;; esac
 	for p in "${patches[@]}"; do
 		echo "patch $(basename "$p") sha256 $(sha256sum < "$p" | cut -d' ' -f1)"
 	done
@@ -182,7 +183,7 @@ else
 	mv "$OUT/src.tmp" "$OUT/src"
 fi
 
-if [ "$KIND" != stock ]; then
+if [ ${#patches[@]} -gt 0 ]; then
 	for p in "${patches[@]}"; do
 		log "applying $(basename "$p")"
 		if ! patch -d "$OUT/src" -p1 --forward --batch --quiet < "$p" > "$OUT/patch.log" 2>&1; then
@@ -209,7 +210,7 @@ fi
 "${MK[@]}" -s tinyconfig
 fragments=("$FRAGMENT")
 [ -z "$ARCH_FRAGMENT" ] || fragments+=("$ARCH_FRAGMENT")
-[ "$KIND" != debug ] || fragments+=("$DEBUG_FRAGMENT")
+case $KIND in *debug) fragments+=("$DEBUG_FRAGMENT") ;; esac
 (cd "$OUT/build" && "$OUT/src/scripts/kconfig/merge_config.sh" -m -O "$OUT/build" "$OUT/build/.config" "${fragments[@]}" >/dev/null)
 "${MK[@]}" -s olddefconfig
 

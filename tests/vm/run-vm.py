@@ -26,7 +26,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--kind", default="stock",
-                    choices=["stock", "patched", "debug"])
+                    choices=["stock", "patched", "debug", "stock-debug"])
     ap.add_argument("--smp", type=int, default=4)
     ap.add_argument("--mem", type=int, default=512)
     ap.add_argument("--timeout", type=int, default=300)

@@ -335,10 +335,12 @@ def boot_kind(kind, script, logdir, ddctl=None, stock_fallback=True, **kw):
     b.hang_verdict = None
     if early_failure(b):
         what = b.status
-        if kind != "stock" and stock_fallback:
-            log(f"patched kernel: {what} twice; booting stock with the same "
-                "script")
-            skdir, sinitrd = prepare("stock", workdir, ddctl)
+        if not kind.startswith("stock") and stock_fallback:
+            # the debug kernel is compared with the same config unpatched
+            skind = "stock-debug" if kind == "debug" else "stock"
+            log(f"patched kernel: {what} twice; booting {skind} with the "
+                "same script")
+            skdir, sinitrd = prepare(skind, workdir, ddctl)
             s = boot(skdir, sinitrd, script, rundir + ".stock-check", **kw)
             if early_failure(s):
                 b.hang_verdict = (f"stock kernel fails too ({s.status}): "
