@@ -192,6 +192,52 @@ static void test_split(void **state)
 	ddctl_table_unref(big);
 }
 
+/*
+ * The limit itself: a set of exactly 4095 bytes is one write, one byte
+ * more is two (the same chunk_end() cuts netlink EXECs at 16383 bytes).
+ */
+static void test_split_at_limit(void **state)
+{
+	struct sub *s = *state;
+	char *ctl = malloc(1 << 16), *q = malloc(1 << 16), *got;
+	struct ddctl_table *big = NULL;
+	int extra;
+
+	for (extra = 0; extra <= 1; extra++) {
+		struct ddctl_queryset *set;
+		struct ddctl_txn *txn = NULL;
+		size_t off = 0, qoff = 0;
+		int i;
+
+		off += (size_t)sprintf(ctl, "# filename:lineno [module]function flags format\n");
+		for (i = 1; i <= 1000; i++)
+			off += (size_t)sprintf(ctl + off, "big.c:%d [big]f%d =_ \"m%d\\n\"\n", i, i, i);
+		/* 177 queries of 23 bytes (lines 100-276) and one of 24: 4095 */
+		for (i = 100; i <= 276; i++)
+			qoff += (size_t)sprintf(q + qoff, "file big.c line %d +p\n", i);
+		qoff += (size_t)sprintf(q + qoff, "file big.c line 1000 +p\n");
+		assert_int_equal(qoff, 4095);
+		if (extra)	/* one byte more */
+			qoff += (size_t)sprintf(q + qoff, "file big.c line 1 +p\n");
+		if (!big)
+			assert_int_equal(ddctl_table_new_from_buffer(s->ctx, ctl, off, &big), 0);
+		set = test_parse(s->ctx, q);
+		assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), 0);
+		ddctl_txn_set_table(txn, big);
+		assert_int_equal(truncate(s->path, 0), 0);
+		assert_int_equal(ddctl_txn_commit(txn), 0);
+		got = slurp(s->path);
+		assert_string_equal(got, q);
+		assert_int_equal(ddctl_txn_get_write_count(txn), 1 + extra);
+		free(got);
+		ddctl_txn_unref(txn);
+		ddctl_queryset_unref(set);
+	}
+	free(ctl);
+	free(q);
+	ddctl_table_unref(big);
+}
+
 static void test_bad_set_refused(void **state)
 {
 	struct sub *s = *state;
@@ -251,6 +297,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_negation_expanded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_negation_passed_through, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_split, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_split_at_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_set_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unwritable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_regular_file_not_written, setup, teardown),
