@@ -212,13 +212,12 @@ static void test_split_at_limit(void **state)
 		off += (size_t)sprintf(ctl, "# filename:lineno [module]function flags format\n");
 		for (i = 1; i <= 1000; i++)
 			off += (size_t)sprintf(ctl + off, "big.c:%d [big]f%d =_ \"m%d\\n\"\n", i, i, i);
-		/* 177 queries of 23 bytes (lines 100-276) and one of 24: 4095 */
+		off += (size_t)sprintf(ctl + off, "big.c:10000 [big]g =_ \"g\\n\"\n");
+		/* 177 queries of 23 bytes (lines 100-276), then one of 24: 4095 bytes, or of 25: 4096 */
 		for (i = 100; i <= 276; i++)
 			qoff += (size_t)sprintf(q + qoff, "file big.c line %d +p\n", i);
-		qoff += (size_t)sprintf(q + qoff, "file big.c line 1000 +p\n");
-		assert_int_equal(qoff, 4095);
-		if (extra)	/* one byte more */
-			qoff += (size_t)sprintf(q + qoff, "file big.c line 1 +p\n");
+		qoff += (size_t)sprintf(q + qoff, "file big.c line %s +p\n", extra ? "10000" : "1000");
+		assert_int_equal(qoff, 4095 + extra);
 		if (!big)
 			assert_int_equal(ddctl_table_new_from_buffer(s->ctx, ctl, off, &big), 0);
 		set = test_parse(s->ctx, q);
