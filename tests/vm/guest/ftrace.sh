@@ -3,6 +3,8 @@
 # Text patching stress, on any kernel with the function tracer (the debug
 # kernel): tells a crash of the text_poke machinery itself (stock, or TCG)
 # apart from one the series causes.
+#   ft-limited   the function tracer limited to the functions of an idle
+#                module switched on and off 10 x rounds times, nothing else
 #   ft-alone     the function tracer switched on and off, nothing else
 #   ft-dyndbg    the same while 20,000 dynamic debug sites go on and off
 # Each only checks the end state; the host checks the log for Oops/WARNING.
@@ -20,6 +22,15 @@ if ! grep -qw function $T/available_tracers 2>/dev/null; then
 	skip ft-dyndbg "kernel without the function tracer"
 	exit 0
 fi
+# the tracer limited to functions nothing calls: it still toggles the
+# sched_switch/sched_wakeup tracepoints (hot jump labels) on every switch
+echo ':mod:ddctl_sites_20000' > $T/set_ftrace_filter
+n=0
+while [ $n -lt $((R * 10)) ]; do
+	echo function > $T/current_tracer; echo nop > $T/current_tracer; n=$((n + 1))
+done
+check ft-limited "tracer $(cat $T/current_tracer) after $n switches" [ "$(cat $T/current_tracer)" = nop ]
+echo > $T/set_ftrace_filter
 n=0
 while [ $n -lt "$R" ]; do
 	echo function > $T/current_tracer; echo nop > $T/current_tracer; n=$((n + 1))

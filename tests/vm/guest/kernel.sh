@@ -8,6 +8,8 @@
 #   k-format-bang-literal  "format !x" matches the text "!x" (all kernels)
 #   k-extack-reason        an EXEC error's reason survives the 80-character cut
 #   k-notify-privileged    nobody cannot subscribe to the notify group
+#   k-netns                the family from another network namespace: exec and
+#                          dump work, notifications reach init_net only
 #   k-exec-max-len         EXEC takes sets up to DYNDBG_QUERIES_MAX_LEN bytes and
 #                          refuses longer ones (EINVAL) without changing anything
 #   k-ftrace-batch         20,000-site transactions while the function tracer is
@@ -24,7 +26,7 @@
 #                          file showing it and predicts around it (skip on
 #                          kernels that refuse +d)
 KTESTS="k-extack-reason k-dump-filter-module k-dump-filter-negated k-dump-consistent
-k-notify-privileged k-exec-max-len k-batch-memory k-ftrace-batch"
+k-notify-privileged k-netns k-exec-max-len k-batch-memory k-ftrace-batch"
 # standalone (run-vm.py --script kernel): the helpers and the usual modules
 if [ -z "$CONTROL" ]; then
 	. /ddctl-tests/lib.sh
@@ -190,6 +192,35 @@ else
 	check k-notify-privileged "rc=$rc (124/143: subscribed, killed by timeout), stderr: $(head -c 200 $OUT/k-notify.err)" \
 		[ $rc != 124 -a $rc != 143 -a $rc != 0 ]
 
+	# network namespaces: dynamic debug is global, the family works in any
+	# netns (netnsok), and notifications go to listeners in init_net only
+	# (the kernel-doc and dynamic-debug-howto.rst say so)
+	if ! unshare -n true 2>/dev/null; then
+		skip k-netns "kernel without network namespaces (the debug kernel has them)"
+	else
+		reset_all
+		ddctl monitor -j > /tmp/k-ns-init 2>&1 &
+		p1=$!
+		unshare -n ddctl monitor -j > /tmp/k-ns-other 2>&1 &
+		p2=$!
+		sleep 2
+		echo 'module ddctl_sites_256 +p' > $CONTROL
+		# an EXEC from the other namespace (root there is root): applied
+		unshare -n ddctl set 'module ddctl_sites_256 -p' > $OUT/k-netns-exec.txt 2>&1
+		xrc=$?
+		n=0; while [ $n -lt 20 ] && [ "$(grep -c '"sites_changed":' /tmp/k-ns-init)" -lt 2 ]; do sleep 1; n=$((n + 1)); done
+		alive=0; kill -0 $p1 2>/dev/null && kill -0 $p2 2>/dev/null && alive=1
+		kill $p1 $p2 2>/dev/null; wait $p1 $p2 2>/dev/null
+		# dump (GET) from the other namespace: every site
+		nd=$(unshare -n timeout 60 nldump 'module ddctl_sites_256' 2>/dev/null | grep -c 'ddctl_sites_256')
+		want=$(control | grep -Ev "$CLASS_RE" | grep -c '\[ddctl_sites_256\]')
+		ni=$(grep -c '"sites_changed":' /tmp/k-ns-init)
+		no=$(grep -c '"sites_changed":' /tmp/k-ns-other)
+		reset_all
+		check k-netns "monitors alive: $alive; init_net listener: $ni notifications (want 2), other netns listener: $no (want 0), exec from the other netns rc=$xrc ($(head -c 150 $OUT/k-netns-exec.txt)), dump there: $nd of $want sites; other: $(head -c 150 /tmp/k-ns-other)" \
+			[ $alive = 1 -a "$ni" = 2 -a "$no" = 0 -a $xrc = 0 -a "$nd" = "$want" -a "$want" -gt 200 ]
+	fi
+
 	# the memory a 20,000-key batch takes while it runs (freed after):
 	# v1 kept the queued keys in an xarray indexed by key address, ~1 node
 	# of 576 bytes per key (~11 MB); v2 a vector of pointers (<= 16 bytes
@@ -216,24 +247,31 @@ else
 	# ftrace and a batch patching text at the same time: v1 kept its batch
 	# state in the shared text_poke queue, so ftrace's entries could be
 	# merged into a dynamic debug batch (and allocate on ftrace's path).
-	# The tracer is limited to the ~2,400 functions of ddctl_sites_20000
-	# (patched by ftrace in 256-entry batches, next to the jump labels the
-	# writes patch), which nothing calls: with every function traced,
-	# stock 6.12 itself dies of an unclaimed int3 at a traced function
-	# under TCG (tests/vm/guest/ftrace.sh shows it on the stock-debug
-	# kernel, with no dynamic debug activity at all).
+	# The function tracer is switched on once, limited to functions of
+	# ddctl_sites_20000 (which nothing calls), and its filter flipped
+	# between two halves of them: each flip makes ftrace patch ~2,400
+	# sites in 256-entry batches, next to the jump labels the writes
+	# patch. Not the tracer itself on and off: each switch also toggles
+	# the sched_switch/sched_wakeup tracepoints, hot jump labels, and
+	# under TCG stock 6.12 dies of an unclaimed int3 there too
+	# (guest/ftrace.sh, ft-limited, on the stock-debug kernel).
 	T=/sys/kernel/tracing
 	[ -d $T/options ] || mount -t tracefs tracefs $T 2>/dev/null
+	A='*_p0*:mod:ddctl_sites_20000' B='*_p1*:mod:ddctl_sites_20000'
 	if ! grep -qw function $T/available_tracers 2>/dev/null; then
 		skip k-ftrace-batch "kernel without the function tracer (the debug kernel has it)"
-	elif ! echo ':mod:ddctl_sites_20000' > $T/set_ftrace_filter 2>/dev/null ||
-	     [ "$(wc -l < $T/set_ftrace_filter)" -lt 1000 ]; then
+	elif ! echo "$A" > $T/set_ftrace_filter 2>/dev/null ||
+	     [ "$(wc -l < $T/set_ftrace_filter)" -lt 500 ]; then
 		skip k-ftrace-batch "cannot limit the function tracer to ddctl_sites_20000 ($(wc -l < $T/set_ftrace_filter) functions)"
 	else
-		note "k-ftrace-batch: tracer limited to $(wc -l < $T/set_ftrace_filter) functions of ddctl_sites_20000"
+		na=$(wc -l < $T/set_ftrace_filter)
+		echo "$B" > $T/set_ftrace_filter
+		nb=$(wc -l < $T/set_ftrace_filter)
+		note "k-ftrace-batch: the filter flips between $na and $nb functions of ddctl_sites_20000"
 		reset_all
+		echo function > $T/current_tracer
 		touch /tmp/k-ftrace
-		( n=0; while [ -f /tmp/k-ftrace ]; do echo function > $T/current_tracer; echo nop > $T/current_tracer; n=$((n + 1)); done; echo $n > /tmp/k-ftrace.n ) &
+		( n=0; while [ -f /tmp/k-ftrace ]; do echo "$A" > $T/set_ftrace_filter; echo "$B" > $T/set_ftrace_filter; n=$((n + 2)); done; echo $n > /tmp/k-ftrace.n ) &
 		fpid=$!
 		i=0; bad=0
 		while [ $i -lt 4 ]; do
@@ -246,12 +284,14 @@ else
 		done
 		rm -f /tmp/k-ftrace
 		wait $fpid
+		# the tracer's view: the functions of the last filter are traced
+		nen=$(grep -c 'ddctl_sites_20000' $T/enabled_functions 2>/dev/null)
 		echo nop > $T/current_tracer
 		echo > $T/set_ftrace_filter
 		cur=$(cat $T/current_tracer)
-		note "k-ftrace-batch: $i rounds of +p/-p over ddctl_sites_20000, $(cat /tmp/k-ftrace.n) tracer switches meanwhile"
-		check k-ftrace-batch "$bad of $i rounds in the wrong state (last: $on on, $off left on), tracer $cur" \
-			[ $bad = 0 -a "$cur" = nop ]
+		note "k-ftrace-batch: $i rounds of +p/-p over ddctl_sites_20000, $(cat /tmp/k-ftrace.n) filter flips meanwhile"
+		check k-ftrace-batch "$bad of $i rounds in the wrong state (last: $on on, $off left on), tracer $cur, $nen functions traced at the end (want $nb)" \
+			[ $bad = 0 -a "$cur" = nop -a "$nen" = "$nb" -a "$(cat /tmp/k-ftrace.n)" -gt 0 ]
 	fi
 
 	# DYNDBG_QUERIES_MAX_LEN (16383) bytes: taken; one more: EINVAL (the attribute policy), nothing
