@@ -55,7 +55,7 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "nl-watch-lost-uevents",
                "k-dump-filter-module", "k-dump-filter-negated",
                "k-dump-consistent", "k-format-bang-literal", "k-extack-reason",
-               "k-notify-privileged", "k-exec-max-len", "k-batch-memory",
+               "k-notify-privileged", "k-netns", "k-exec-max-len", "k-batch-memory",
                "k-ftrace-batch", "k-boot-classmap",
                "ks-negation", "ks-transaction", "ks-netlink",
                "k-stack-flag-read"]
