@@ -52,7 +52,10 @@ if [ ! -d "$T/$ST" ]; then
 	# stock (or a series without the selftests applied): only the new
 	# files of the series that the tree lacks
 	[ -f "$PATCHDIR/series" ] || { echo "build-kselftest.sh: no $PATCHDIR/series" >&2; exit 1; }
-	inc=(--include="$ST/*")
+	# genetlink.yaml: the schema the spec is validated against when the
+	# YNL library is generated (the series lets multicast groups carry
+	# sys-admin-perm, which the stock schema rejects)
+	inc=(--include="$ST/*" --include=Documentation/netlink/genetlink.yaml)
 	for f in Documentation/netlink/specs/dyndbg.yaml include/uapi/linux/dyndbg.h; do
 		[ -e "$T/$f" ] || inc+=(--include="$f")
 	done
@@ -74,6 +77,7 @@ key=$( (cd "$T" && find "$ST" tools/net/ynl tools/testing/selftests/kselftest \
 	tools/testing/selftests/lib.mk tools/testing/selftests/kselftest.h \
 	tools/testing/selftests/net/ynl.mk \
 	Documentation/netlink/specs/dyndbg.yaml include/uapi/linux/dyndbg.h \
+	Documentation/netlink/genetlink.yaml \
 	-type f -print0 | sort -z | xargs -0 sha256sum; echo "$CC") | sha256sum | cut -c1-32)
 OUT=$KSCACHE/$key
 if [ -f "$OUT/ok" ]; then
