@@ -53,7 +53,7 @@ if [ ! -d "$T/$ST" ]; then
 	# files of the series that the tree lacks
 	[ -f "$PATCHDIR/series" ] || { echo "build-kselftest.sh: no $PATCHDIR/series" >&2; exit 1; }
 	# (+ the YNL generator's and schema's support for the spec's
-	# mcast-group flags, patch 0009 of v2: without them ynl-gen-c.py
+	# mcast-group flags, the series' ynl-gen patch: without them ynl-gen-c.py
 	# rejects 'sys-admin-perm')
 	inc=(--include="$ST/*" --include=tools/net/ynl/ynl-gen-c.py
 	     --include=Documentation/netlink/genetlink.yaml)
