@@ -66,23 +66,10 @@ LINE_RE = re.compile(r'^(\S+):(\d+) \[([^\]]*)\](\S+) (=\S*) ')
 
 
 # Known failures (TAP "# TODO": reported, not counted as failures) of a
-# base whose series does not have the fix yet: the series v2 fixes of
-# issue 9 are in the 6.12 backport; the mainline (7.2) series is still v1
-# plus the netlink fixes of items 2, 6 (extack) and 7, and has no
-# selftests patch yet.  A test listed here that passes is reported ok.
-PENDING = {
-    "7.2": {
-        "k-notify-privileged": "v2 fix (notify group needs CAP_SYS_ADMIN) "
-                               "not forward-ported to the 7.2 series yet",
-        "k-exec-max-len": "v2 fix (DYNDBG_QUERIES_MAX_LEN) not "
-                          "forward-ported to the 7.2 series yet",
-        "k-batch-memory": "v2 fix (vector of queued keys) not "
-                          "forward-ported to the 7.2 series yet",
-        "ks-negation": "the selftests patch is in the 6.12 series only",
-        "ks-transaction": "the selftests patch is in the 6.12 series only",
-        "ks-netlink": "the selftests patch is in the 6.12 series only",
-    },
-}
+# base whose series does not have a fix yet: {base: {test: why}}.  A test
+# listed here that passes is reported ok.  Both series (6.12 and 7.2) are
+# v2 with the same patches: nothing is pending.
+PENDING = {}
 
 
 class Tap:

@@ -8,6 +8,10 @@ static-key toggles.
         [--reps-k 20000=2] [--kinds stock,patched] [--timeout 3600]
         [--modes a,b] [--nl-kinds patched] [--ddctl PATH]
         [--logdir /tmp/ddctl-ipi-bench] [--raw FILE] [--table-only RAWFILE]
+        [--base 6.12|7.2]
+
+--base (default $DDCTL_KBASE, else 6.12) picks the kernel base and its
+series, as for vmtest.py; the raw file records it in a "# base" line.
 
 Issue 4 (three kernels, transactions, netlink):
   tests/vm/bench/ipi-bench.py --kinds stock,part1,patched --modes z,p \
@@ -132,7 +136,10 @@ def main():
                          "(default LOGDIR/raw.txt)")
     ap.add_argument("--table-only", metavar="RAWFILE",
                     help="only print the table of an existing raw file")
+    ap.add_argument("--base", choices=vmlib.BASES, default=vmlib.BASE,
+                    help="kernel base (default $DDCTL_KBASE or 6.12)")
     a = ap.parse_args()
+    vmlib.set_base(a.base)
 
     if a.table_only:
         runs = [parse_kv(ln) for ln in open(a.table_only)
@@ -184,6 +191,7 @@ def main():
     with open(raw, "a") as rf:
         rf.write(f"# ipi-bench start {time.strftime('%Y-%m-%dT%H:%M:%S')} "
                  f"argv={' '.join(sys.argv[1:])}\n")
+        rf.write(f"# base {vmlib.BASE} arch {vmlib.ARCH}\n")
         for kind in kinds:
             kd = prep[kind][0]
             rf.write(f"# {kind} kernel {kd} "
