@@ -44,8 +44,8 @@ int cmd_monitor(struct cli *cli, int argc, char **argv)
 		cli_error(cli, "cannot subscribe to change notifications: %s\n", strerror(-r));
 		return EXIT_REFUSED;
 	}
-	if (!cli->json)
-		fprintf(stderr, "ddctl: waiting for changes (Ctrl-C to stop)\n");
+	/* on stderr in both modes: scripts wait for it (subscribed) */
+	fprintf(stderr, "ddctl: waiting for changes (Ctrl-C to stop)\n");
 	do {
 		r = ddctl_monitor_read(mon, print_event, cli);
 	} while (r == 0 || r == -EINTR || r == -ENOBUFS);

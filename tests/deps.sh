@@ -88,8 +88,12 @@ if [ $want_arm64 = 1 ] && ! dpkg --print-foreign-architectures | grep -qx arm64;
 	updated=1
 fi
 missing=()
+# (with :arm64 libraries installed, an unqualified name that has both
+# instances is "ambiguous" to dpkg -s: then ask for the native one)
+native=$(dpkg --print-architecture)
 for p in "${want[@]}"; do
-	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+	dpkg -s "$p" >/dev/null 2>&1 || dpkg -s "$p:$native" >/dev/null 2>&1 ||
+		missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "deps.sh: installing: ${missing[*]}"

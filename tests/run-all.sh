@@ -39,7 +39,7 @@ setup() { # dir, options...
 	fi
 }
 
-echo "== build (gcc) and suites: ${suites[*]}"
+echo "== build (gcc) and suites: ${suites[*]} [${SECONDS}s]"
 setup build -Dvm=$([ "${DDCTL_SKIP_VM:-0}" = 1 ] && echo false || echo true) \
 	-Dvm_debug=$([ "${DDCTL_VM_DEBUG:-0}" = 1 ] && echo true || echo false) \
 	-Dvm_all=$([ "${DDCTL_VM_ALL:-0}" = 1 ] && echo true || echo false) &&
@@ -47,14 +47,14 @@ setup build -Dvm=$([ "${DDCTL_SKIP_VM:-0}" = 1 ] && echo false || echo true) \
 meson test -C build --print-errorlogs "${suites[@]}" || status=1
 logs+=(build/meson-logs/testlog.json)
 
-echo "== ASan+UBSan build: unit, cli and shell suites"
+echo "== ASan+UBSan build: unit, cli and shell suites [${SECONDS}s]"
 setup build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dvm=false &&
 	meson compile -C build-asan >/dev/null || status=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C build-asan --print-errorlogs --suite unit --suite cli --suite shell || status=1
 logs+=(build-asan/meson-logs/testlog.json)
 
-echo "== libFuzzer targets, $fuzz_runs runs each (coverage: edges of the instrumented library)"
+echo "== libFuzzer targets, $fuzz_runs runs each (coverage: edges of the instrumented library) [${SECONDS}s]"
 # tests/fuzz/meson.build instruments its own copy of the library
 # (-fsanitize=fuzzer-no-link); fewer than $fuzz_min_cov edges means it is not.
 fuzz_min_cov=50
@@ -88,7 +88,7 @@ else
 	fuzz_fail=$((fuzz_fail + 1))
 fi
 
-echo "== Debian packages: build, lintian, install (tests/pkg/check-deb.sh; logs in build-deb/)"
+echo "== Debian packages: build, lintian, install (tests/pkg/check-deb.sh; logs in build-deb/) [${SECONDS}s]"
 pkg_pass=0
 pkg_fail=0
 if [ "${DDCTL_SKIP_PKG:-0}" = 1 ]; then
@@ -103,9 +103,9 @@ else
 	rm -f "$pkg_tap"
 fi
 
-echo "== benchmark: parse+filter a 100k-site control file (numbers, not a test)"
+echo "== benchmark: parse+filter a 100k-site control file (numbers, not a test) [${SECONDS}s]"
 build/tests/bench-parse 100000 || true
-echo "== benchmark: distribution scale, Debian's 30k-site table and 10^5 sites (numbers, not a test)"
+echo "== benchmark: distribution scale, Debian's 30k-site table and 10^5 sites (numbers, not a test) [${SECONDS}s]"
 build/tests/bench-scale tests/fixtures/debian-6.1-control.txt.xz || true
 
 python3 - "$((fuzz_pass + pkg_pass))" "$((fuzz_fail + pkg_fail))" "${logs[@]}" <<'PY'

@@ -34,8 +34,8 @@ PATCHDIR=${DDCTL_KPATCH_DIR:-$REPO/kernel-patches/$BASE}
 KSCACHE=${DDCTL_KSCACHE:-/var/cache/ddctl/kselftest}
 ST=tools/testing/selftests/dynamic_debug
 case "${DDCTL_ARCH:-x86_64}" in
-x86_64) CC="gcc -static" ;;
-arm64) CC="aarch64-linux-gnu-gcc -static" ;;
+x86_64) CC="gcc -static" KARCH=x86 ;;
+arm64) CC="aarch64-linux-gnu-gcc -static" KARCH=arm64 ;;
 esac
 [ -d "$SRC" ] || { echo "build-kselftest.sh: $SRC: no kernel source" >&2; exit 1; }
 
@@ -52,10 +52,13 @@ if [ ! -d "$T/$ST" ]; then
 	# stock (or a series without the selftests applied): only the new
 	# files of the series that the tree lacks
 	[ -f "$PATCHDIR/series" ] || { echo "build-kselftest.sh: no $PATCHDIR/series" >&2; exit 1; }
-	# genetlink.yaml: the schema the spec is validated against when the
-	# YNL library is generated (the series lets multicast groups carry
-	# sys-admin-perm, which the stock schema rejects)
-	inc=(--include="$ST/*" --include=Documentation/netlink/genetlink.yaml)
+	# (+ the YNL generator's and schema's support for the spec's
+	# mcast-group flags, the series' ynl-gen patch: without them the
+	# generator (6.12: ynl-gen-c.py, 7.2: pyynl/ynl_gen_c.py) rejects
+	# 'sys-admin-perm')
+	inc=(--include="$ST/*" --include=tools/net/ynl/ynl-gen-c.py
+	     --include=tools/net/ynl/pyynl/ynl_gen_c.py
+	     --include=Documentation/netlink/genetlink.yaml)
 	for f in Documentation/netlink/specs/dyndbg.yaml include/uapi/linux/dyndbg.h; do
 		[ -e "$T/$f" ] || inc+=(--include="$f")
 	done
@@ -86,7 +89,7 @@ if [ -f "$OUT/ok" ]; then
 fi
 
 # uapi headers (linux/dyndbg.h among them), out of the source tree
-make -s -C "$SRC" O="$W/hdr" headers >"$W/hdr.log" 2>&1 ||
+make -s -C "$SRC" O="$W/hdr" ARCH=$KARCH headers >"$W/hdr.log" 2>&1 ||
 	{ tail -5 "$W/hdr.log" >&2; echo "build-kselftest.sh: make headers failed" >&2; exit 1; }
 mkdir -p "$W/hdr/usr/include/linux"
 cp "$T/include/uapi/linux/dyndbg.h" "$W/hdr/usr/include/linux/"

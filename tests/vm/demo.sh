@@ -13,7 +13,8 @@
 #     negated query, -v set, list --enabled, IPIs before/after), then
 #     power off.
 # Environment: DDCTL_BUILD_DIR (meson build dir, default build/, or
-# build-arm64/ for arm64), DDCTL_KERNEL=stock|patched, SMP (default 4),
+# build-arm64/ for arm64), DDCTL_KERNEL=stock|patched, DDCTL_KDIR (a
+# finished kernel build in the cache, instead of building), SMP (default 4),
 # LOGDIR, DDCTL_ARCH=arm64 (the arm64 guest: ddctl cross-built with
 # cross/arm64-linux-gnu.ini, the arm64 kernel, qemu-system-aarch64 -M virt).
 set -euo pipefail
@@ -55,7 +56,12 @@ if [ $KIND = patched ] && [ ! -f "$REPO/kernel-patches/${DDCTL_KBASE:-6.12}/seri
 	echo "demo: kernel-patches/${DDCTL_KBASE:-6.12}/series missing: falling back to the STOCK kernel (no batching, no negation in the kernel; ddctl expands negation itself)"
 	KIND=stock
 fi
-if ! KDIR=$("$HERE/build-kernel.sh" $KIND | tail -n1); then
+if [ -n "${DDCTL_KDIR:-}" ]; then
+	# a finished build (as in vmlib.py), e.g. the arm64 kernel of an older series
+	[ -e "$DDCTL_KDIR/ok" ] || { echo "demo: DDCTL_KDIR=$DDCTL_KDIR is not a finished build" >&2; exit 1; }
+	KDIR=$DDCTL_KDIR
+	KIND=$(sed -n 's/^kind //p' "$KDIR/info")
+elif ! KDIR=$("$HERE/build-kernel.sh" $KIND | tail -n1); then
 	if [ $KIND = patched ]; then
 		echo "demo: the patched kernel did not build: falling back to the STOCK kernel"
 		KIND=stock

@@ -199,26 +199,33 @@ else
 		skip k-netns "kernel without network namespaces (the debug kernel has them)"
 	else
 		reset_all
-		ddctl monitor -j > /tmp/k-ns-init 2>&1 &
+		ddctl monitor -j > /tmp/k-ns-init 2> /tmp/k-ns-init.err &
 		p1=$!
-		unshare -n ddctl monitor -j > /tmp/k-ns-other 2>&1 &
+		unshare -n ddctl monitor -j > /tmp/k-ns-other 2> /tmp/k-ns-other.err &
 		p2=$!
-		sleep 2
+		trap 'kill $p1 $p2 2>/dev/null' EXIT
+		# both subscribed (the line comes after the subscription)
+		n=0; while [ $n -lt 60 ] && ! { grep -q 'waiting for changes' /tmp/k-ns-init.err &&
+		      grep -q 'waiting for changes' /tmp/k-ns-other.err; }; do sleep 0.5; n=$((n + 1)); done
 		echo 'module ddctl_sites_256 +p' > $CONTROL
-		# an EXEC from the other namespace (root there is root): applied
-		unshare -n ddctl set 'module ddctl_sites_256 -p' > $OUT/k-netns-exec.txt 2>&1
+		# an EXEC from the other namespace (root there is root): applied,
+		# over netlink only (no fallback to the control file)
+		unshare -n ddctl --backend netlink set 'module ddctl_sites_256 -p' > $OUT/k-netns-exec.txt 2>&1
 		xrc=$?
 		n=0; while [ $n -lt 20 ] && [ "$(grep -c '"sites_changed":' /tmp/k-ns-init)" -lt 2 ]; do sleep 1; n=$((n + 1)); done
+		sleep 2	# time for a notification leaked to the other netns to arrive
 		alive=0; kill -0 $p1 2>/dev/null && kill -0 $p2 2>/dev/null && alive=1
 		kill $p1 $p2 2>/dev/null; wait $p1 $p2 2>/dev/null
-		# dump (GET) from the other namespace: every site
+		trap - EXIT
+		# dump (GET) from the other namespace: every class-less site
 		nd=$(unshare -n timeout 60 nldump 'module ddctl_sites_256' 2>/dev/null | grep -c 'ddctl_sites_256')
 		want=$(control | grep -Ev "$CLASS_RE" | grep -c '\[ddctl_sites_256\]')
 		ni=$(grep -c '"sites_changed":' /tmp/k-ns-init)
 		no=$(grep -c '"sites_changed":' /tmp/k-ns-other)
+		sub=$(cat /tmp/k-ns-init.err /tmp/k-ns-other.err | grep -c 'waiting for changes')
 		reset_all
-		check k-netns "monitors alive: $alive; init_net listener: $ni notifications (want 2), other netns listener: $no (want 0), exec from the other netns rc=$xrc ($(head -c 150 $OUT/k-netns-exec.txt)), dump there: $nd of $want sites; other: $(head -c 150 /tmp/k-ns-other)" \
-			[ $alive = 1 -a "$ni" = 2 -a "$no" = 0 -a $xrc = 0 -a "$nd" = "$want" -a "$want" -gt 200 ]
+		check k-netns "monitors subscribed: $sub of 2, alive: $alive; init_net listener: $ni notifications (want 2), other netns listener: $no (want 0), netlink exec from the other netns rc=$xrc ($(head -c 150 $OUT/k-netns-exec.txt)), dump there: $nd of $want sites; other: $(head -c 150 /tmp/k-ns-other.err)" \
+			[ "$sub" = 2 -a $alive = 1 -a "$ni" = 2 -a "$no" = 0 -a $xrc = 0 -a "$nd" = "$want" -a "$want" -gt 200 ]
 	fi
 
 	# the memory a 20,000-key batch takes while it runs (freed after):
@@ -263,35 +270,57 @@ else
 	elif ! echo "$A" > $T/set_ftrace_filter 2>/dev/null ||
 	     [ "$(wc -l < $T/set_ftrace_filter)" -lt 500 ]; then
 		skip k-ftrace-batch "cannot limit the function tracer to ddctl_sites_20000 ($(wc -l < $T/set_ftrace_filter) functions)"
+		echo > $T/set_ftrace_filter
+	elif ! echo "$B" > $T/set_ftrace_filter || ! echo function > $T/current_tracer; then
+		notok k-ftrace-batch "cannot switch the function tracer on ($(cat $T/current_tracer))"
+		echo > $T/set_ftrace_filter
 	else
+		nb=$(wc -l < $T/set_ftrace_filter)
+		echo "$A" > $T/set_ftrace_filter
 		na=$(wc -l < $T/set_ftrace_filter)
 		echo "$B" > $T/set_ftrace_filter
-		nb=$(wc -l < $T/set_ftrace_filter)
 		note "k-ftrace-batch: the filter flips between $na and $nb functions of ddctl_sites_20000"
 		reset_all
-		echo function > $T/current_tracer
-		touch /tmp/k-ftrace
-		( n=0; while [ -f /tmp/k-ftrace ]; do echo "$A" > $T/set_ftrace_filter; echo "$B" > $T/set_ftrace_filter; n=$((n + 2)); done; echo $n > /tmp/k-ftrace.n ) &
+		touch /tmp/k-ftrace; rm -f /tmp/k-ftrace.err; echo 0 > /tmp/k-ftrace.n
+		# the flips counted are those that succeeded; the count is kept
+		# current so that flips during each write can be seen
+		( n=0; while [ -f /tmp/k-ftrace ]; do
+			if echo "$A" > $T/set_ftrace_filter && echo "$B" > $T/set_ftrace_filter; then
+				n=$((n + 2)); echo $n > /tmp/k-ftrace.n
+			else
+				echo "filter write failed after $n flips" > /tmp/k-ftrace.err; break
+			fi
+		  done ) &
 		fpid=$!
-		i=0; bad=0
+		trap 'rm -f /tmp/k-ftrace; kill $fpid 2>/dev/null; echo nop > $T/current_tracer' EXIT
+		i=0; bad=0; during=0
 		while [ $i -lt 4 ]; do
+			f0=$(cat /tmp/k-ftrace.n)
 			echo 'module ddctl_sites_20000 +p' > $CONTROL
+			f1=$(cat /tmp/k-ftrace.n)
 			on=$(control | awk 'index($2, "[ddctl_sites_20000]") == 1 && $3 == "=p"' | wc -l)
+			f2=$(cat /tmp/k-ftrace.n)
 			echo 'module ddctl_sites_20000 -p' > $CONTROL
+			f3=$(cat /tmp/k-ftrace.n)
 			off=$(control | awk 'index($2, "[ddctl_sites_20000]") == 1 && $3 == "=p"' | wc -l)
 			[ "$on" -gt 19000 -a "$off" = 0 ] || bad=$((bad + 1))
+			[ "$f1" -gt "$f0" ] && during=$((during + 1))
+			[ "$f3" -gt "$f2" ] && during=$((during + 1))
 			i=$((i + 1))
 		done
 		rm -f /tmp/k-ftrace
 		wait $fpid
+		trap - EXIT
+		ferr=$(cat /tmp/k-ftrace.err 2>/dev/null)
+		fbug=$(dmesg | grep -ciE 'ftrace (bug|failed)|unexpected op')
 		# the tracer's view: the functions of the last filter are traced
 		nen=$(grep -c 'ddctl_sites_20000' $T/enabled_functions 2>/dev/null)
 		echo nop > $T/current_tracer
 		echo > $T/set_ftrace_filter
 		cur=$(cat $T/current_tracer)
-		note "k-ftrace-batch: $i rounds of +p/-p over ddctl_sites_20000, $(cat /tmp/k-ftrace.n) filter flips meanwhile"
-		check k-ftrace-batch "$bad of $i rounds in the wrong state (last: $on on, $off left on), tracer $cur, $nen functions traced at the end (want $nb)" \
-			[ $bad = 0 -a "$cur" = nop -a "$nen" = "$nb" -a "$(cat /tmp/k-ftrace.n)" -gt 0 ]
+		note "k-ftrace-batch: $i rounds of +p/-p over ddctl_sites_20000, $(cat /tmp/k-ftrace.n) filter flips meanwhile, during $during of $((2 * i)) writes"
+		check k-ftrace-batch "$bad of $i rounds in the wrong state (last: $on on, $off left on), tracer $cur, $nen functions traced at the end (want $nb), flips during $during writes, ${ferr:-no flip failed}, $fbug ftrace bug lines" \
+			[ $bad = 0 -a "$cur" = nop -a "$nen" = "$nb" -a "$during" -gt 0 -a -z "$ferr" -a "$fbug" = 0 ]
 	fi
 
 	# DYNDBG_QUERIES_MAX_LEN (16383) bytes: taken; one more: EINVAL (the attribute policy), nothing
