@@ -25,16 +25,17 @@ fi
 # the tracer limited to functions nothing calls: it still toggles the
 # sched_switch/sched_wakeup tracepoints (hot jump labels) on every switch
 echo ':mod:ddctl_sites_20000' > $T/set_ftrace_filter
-n=0
-while [ $n -lt $((R * 10)) ]; do
-	echo function > $T/current_tracer; echo nop > $T/current_tracer; n=$((n + 1))
-done
+# switch the tracer on and off $1 times; n: the switches done
+switches() {
+	n=0
+	while [ $n -lt "$1" ]; do
+		echo function > $T/current_tracer; echo nop > $T/current_tracer; n=$((n + 1))
+	done
+}
+switches $((R * 10))
 check ft-limited "tracer $(cat $T/current_tracer) after $n switches" [ "$(cat $T/current_tracer)" = nop ]
 echo > $T/set_ftrace_filter
-n=0
-while [ $n -lt "$R" ]; do
-	echo function > $T/current_tracer; echo nop > $T/current_tracer; n=$((n + 1))
-done
+switches "$R"
 check ft-alone "tracer $(cat $T/current_tracer) after $n switches" [ "$(cat $T/current_tracer)" = nop ]
 
 touch /tmp/ft
@@ -43,9 +44,9 @@ fpid=$!
 i=0; bad=0
 while [ $i -lt "$R" ]; do
 	echo 'module ddctl_sites_20000 +p' > $CONTROL
-	on=$(control | awk 'index($2, "[ddctl_sites_20000]") == 1 && $3 == "=p"' | wc -l)
+	on=$(flags_of_module ddctl_sites_20000 | grep -cx '=p')
 	echo 'module ddctl_sites_20000 -p' > $CONTROL
-	off=$(control | awk 'index($2, "[ddctl_sites_20000]") == 1 && $3 == "=p"' | wc -l)
+	off=$(flags_of_module ddctl_sites_20000 | grep -cx '=p')
 	[ "$on" -gt 19000 -a "$off" = 0 ] || bad=$((bad + 1))
 	i=$((i + 1))
 done

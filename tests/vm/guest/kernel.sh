@@ -244,7 +244,7 @@ else
 	rm -f /tmp/k-sample
 	wait $spid
 	peak=$(cat /tmp/k-peak)
-	keys=$(control | awk 'index($2, "[ddctl_sites_20000]") == 1 && $3 == "=p"' | wc -l)
+	keys=$(flags_of_module ddctl_sites_20000 | grep -cx '=p')
 	reset_all
 	extra=$((peak - base))
 	note "k-batch-memory: $keys keys turned on in one write: peak Slab+VmallocUsed $peak kB, before $base kB (idle sampler $idle kB): +$extra kB, $((extra * 1024 / (keys > 0 ? keys : 1))) bytes per key"
@@ -298,11 +298,11 @@ else
 			f0=$(cat /tmp/k-ftrace.n)
 			echo 'module ddctl_sites_20000 +p' > $CONTROL
 			f1=$(cat /tmp/k-ftrace.n)
-			on=$(control | awk 'index($2, "[ddctl_sites_20000]") == 1 && $3 == "=p"' | wc -l)
+			on=$(flags_of_module ddctl_sites_20000 | grep -cx '=p')
 			f2=$(cat /tmp/k-ftrace.n)
 			echo 'module ddctl_sites_20000 -p' > $CONTROL
 			f3=$(cat /tmp/k-ftrace.n)
-			off=$(control | awk 'index($2, "[ddctl_sites_20000]") == 1 && $3 == "=p"' | wc -l)
+			off=$(flags_of_module ddctl_sites_20000 | grep -cx '=p')
 			[ "$on" -gt 19000 -a "$off" = 0 ] || bad=$((bad + 1))
 			[ "$f1" -gt "$f0" ] && during=$((during + 1))
 			[ "$f3" -gt "$f2" ] && during=$((during + 1))
