@@ -49,4 +49,48 @@ for arch, want, unwanted in (
           and not any(u in cmd for u in unwanted), s)
     check(f"{arch}: console {vmlib.console_dev()}",
           vmlib.console_dev() == {"x86_64": "ttyS0", "arm64": "ttyAMA0"}[arch])
+vmlib.ARCH = "x86_64"
+
+# A kernel given by DDCTL_KDIR that hangs twice is compared with a real
+# stock build, not with itself (boot-series.sh boots each patch that way).
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+booted, built = [], []
+with tempfile.TemporaryDirectory() as t:
+    kd = os.path.join(t, "kdir")
+    os.makedirs(kd)
+    open(os.path.join(kd, "ok"), "w").close()
+    saved = (os.environ.get("DDCTL_KDIR"), vmlib.subprocess.run,
+             vmlib.build_modules, vmlib.build_kselftest,
+             vmlib.build_initramfs, vmlib.boot, vmlib.qemu_binary)
+
+    def fake_run(cmd, **kw):
+        built.append(os.path.basename(cmd[0]) + " " + " ".join(cmd[1:]))
+        return subprocess.CompletedProcess(cmd, 0, "/cache/stock-build\n", "")
+
+    def fake_boot(kdir, initrd, script, rundir, **kw):
+        booted.append(kdir)
+        b = vmlib.Boot(rundir)
+        b.status = "hang"
+        return b
+    os.environ["DDCTL_KDIR"] = kd
+    vmlib.subprocess.run = fake_run
+    vmlib.build_modules = lambda kdir, sizes=None: None
+    vmlib.build_kselftest = lambda kdir: None
+    vmlib.build_initramfs = lambda kdir, out, ddctl=None, ksdir=None: out
+    vmlib.boot = fake_boot
+    vmlib.qemu_binary = lambda: "qemu"
+    try:
+        b = vmlib.boot_kind("patched", "smoke", t)
+    finally:
+        (kdir_env, vmlib.subprocess.run, vmlib.build_modules,
+         vmlib.build_kselftest, vmlib.build_initramfs, vmlib.boot,
+         vmlib.qemu_binary) = saved
+        if kdir_env is None:
+            del os.environ["DDCTL_KDIR"]
+        else:
+            os.environ["DDCTL_KDIR"] = kdir_env
+check("DDCTL_KDIR hangs twice: the fallback boots a stock build",
+      booted == [kd, "/cache/stock-build"] and built == ["build-kernel.sh stock"],
+      f"booted {booted}, built {built}, verdict {b.hang_verdict}")
 tap.finish()

@@ -94,11 +94,12 @@ def console_dev():
     return {"arm64": "ttyAMA0"}.get(ARCH, "ttyS0")
 
 
-def build_kernel(kind):
+def build_kernel(kind, use_kdir=True):
     """Returns the cache dir of the kernel; raises Unavailable.
     DDCTL_KDIR names a finished build-kernel.sh build to use instead (to
-    test a kernel built from patches that are no longer where they were)."""
-    if os.environ.get("DDCTL_KDIR"):
+    test a kernel built from patches that are no longer where they were),
+    unless USE_KDIR is false (the stock kernel a hang is compared with)."""
+    if use_kdir and os.environ.get("DDCTL_KDIR"):
         kdir = os.environ["DDCTL_KDIR"]
         if not os.path.exists(os.path.join(kdir, "ok")):
             raise Unavailable(f"DDCTL_KDIR={kdir} is not a finished build")
@@ -150,12 +151,12 @@ def build_initramfs(kdir, out, ddctl=None, ksdir=None):
     return out
 
 
-def prepare(kind, workdir, ddctl=None, sizes=MODULE_SIZES):
+def prepare(kind, workdir, ddctl=None, sizes=MODULE_SIZES, use_kdir=True):
     """kernel + modules + initramfs for KIND; returns (kdir, initrd)."""
     if not qemu_binary():
         raise Unavailable(f"QEMU for {ARCH} not installed "
                           "(run tests/vm/deps.sh)")
-    kdir = build_kernel(kind)
+    kdir = build_kernel(kind, use_kdir)
     build_modules(kdir, sizes)
     os.makedirs(workdir, exist_ok=True)
     arch = "" if ARCH == "x86_64" else f"-{ARCH}"
@@ -323,12 +324,14 @@ def boot(kdir, initrd, script, rundir, retry=True, **kw):
     return b
 
 
-def boot_kind(kind, script, logdir, ddctl=None, stock_fallback=True, **kw):
-    """Prepare and boot KIND. When the patched kernel hangs twice, boot the
-    stock kernel with the same script to tell a stock (TCG) hang from a
-    patch-caused one; the verdict goes to b.hang_verdict."""
+def boot_kind(kind, script, logdir, ddctl=None, stock_fallback=True,
+              sizes=MODULE_SIZES, **kw):
+    """Prepare and boot KIND (with the ddctl_sites_K modules of SIZES).
+    When the patched kernel hangs twice, boot the stock kernel with the
+    same script to tell a stock (TCG) hang from a patch-caused one; the
+    verdict goes to b.hang_verdict."""
     workdir = os.path.join(logdir, "work")
-    kdir, initrd = prepare(kind, workdir, ddctl)
+    kdir, initrd = prepare(kind, workdir, ddctl, sizes)
     rundir = os.path.join(logdir, f"{kind}-{script}")
     b = boot(kdir, initrd, script, rundir, **kw)
     b.hang_verdict = None
@@ -339,7 +342,9 @@ def boot_kind(kind, script, logdir, ddctl=None, stock_fallback=True, **kw):
             skind = "stock-debug" if kind == "debug" else "stock"
             log(f"patched kernel: {what} twice; booting {skind} with the "
                 "same script")
-            skdir, sinitrd = prepare(skind, workdir, ddctl)
+            # (never DDCTL_KDIR: that is the kernel that hung)
+            skdir, sinitrd = prepare(skind, workdir, ddctl, sizes,
+                                     use_kdir=False)
             s = boot(skdir, sinitrd, script, rundir + ".stock-check", **kw)
             if early_failure(s):
                 b.hang_verdict = (f"stock kernel fails too ({s.status}): "
