@@ -70,14 +70,22 @@ for c in $configs; do
 	make -s O="$o" -j"$JOBS" prepare >/dev/null 2>&1 || bad "$c: make prepare"
 done
 
+# (the series is read on fd 3 and make's stdin is /dev/null: kconfig asks
+# about an option a patch adds on stdin, and would eat the series' next
+# lines; olddefconfig after each patch gives new options their defaults)
 n=0
-while read -r p; do
+nseries=$(sed 's/#.*//' "$SERIES/series" | grep -c '[^[:space:]]')
+exec </dev/null
+while read -r p <&3; do
 	p=${p%%#*}; p=$(echo $p)
 	[ -n "$p" ] || continue
 	n=$((n + 1))
-	if ! git am -q "$SERIES/$p" >/dev/null 2>&1; then
+	if ! git -c user.name=check -c user.email=check@localhost am -q "$SERIES/$p" >/dev/null 2>&1; then
 		bad "$p: git am"; git am --abort 2>/dev/null; break
 	fi
+	for c in $configs; do
+		make -s O="$W/o-$c" olddefconfig >/dev/null 2>&1 || bad "$p [$c]: olddefconfig"
+	done
 	out=$(scripts/checkpatch.pl --strict -q "$SERIES/$p" 2>/dev/null)
 	[ -z "$out" ] || bad "$p: checkpatch: $(echo "$out" | head -3)"
 	objs=$(git show --name-only --format= HEAD | sed -n 's/\.c$/.o/p' | grep -v '^tools/\|^Documentation/')
@@ -94,7 +102,8 @@ while read -r p; do
 		done
 		say "$n $p [$c]: ${#ok[@]} objects built"
 	done
-done < "$SERIES/series"
+done 3< "$SERIES/series"
+[ "$n" = "$nseries" ] || bad "applied $n of the $nseries patches of $SERIES/series"
 
 for c in $configs; do
 	if make -s O="$W/o-$c" -j"$JOBS" >"$W/log-$c" 2>&1; then
