@@ -6,12 +6,13 @@
 # (DDCTL_NETLINK=1 on the command line says the series has it).
 NLTESTS="nl-info nl-dump-equals-control nl-atomic-bad-query nl-net-zero \
 nl-dryrun-equals-prediction nl-apply-verified nl-eperm nl-monitor nl-concurrency \
-nl-exec-large nl-set-large nl-monitor-large"
+nl-exec-large nl-set-large nl-monitor-large nl-monitor-lost"
 # standalone (run-vm.py --script netlink): the helpers and the usual modules
 if [ -z "$CONTROL" ]; then
 	. /ddctl-tests/lib.sh
 	load_std
 	load ddctl_sites_2000 || note "insmod ddctl_sites_2000 failed"
+	load ddctl_sites_256 || note "insmod ddctl_sites_256 failed"
 fi
 
 nl_present() { ddctl info -j 2>/dev/null | grep -q '"netlink":true'; }
@@ -143,6 +144,41 @@ else
 	nsum=$(sed -n 's/.*"sites_changed":\([0-9]*\).*/\1/p' $OUT/nl-monitor-large.json | awk '{ n += $1 } END { print n + 0 }')
 	check nl-monitor-large "monitor alive=$alive, notified sites_changed $nsum, $on sites: $(head -c 200 $OUT/nl-monitor-large.err) $(tail -c 200 $OUT/nl-monitor-large.json)" \
 		[ $alive = 1 -a "$nsum" = "$on" ]
+
+	# a monitor that falls behind says that it lost notifications: it is
+	# stopped while 150 sets of ~3 KB (each a notification of ~3 KB, more
+	# than its socket holds) change ddctl_sites_256; then it must print
+	# {"events_lost":true}, say so on stderr, and keep running
+	reset_all
+	ddctl monitor -j > $OUT/nl-monitor-lost.json 2> $OUT/nl-monitor-lost.err &
+	mpid=$!
+	n=1
+	while [ $n -le 40 ] && ! grep -q 'waiting for changes' $OUT/nl-monitor-lost.err; do
+		usleep 250000; n=$((n + 1))
+	done
+	kill -STOP $mpid
+	pad=$(i=0; while [ $i -lt 60 ]; do echo -n " ; module ddctl_sites_256 func ddctl_no_such_function_$i +p"; i=$((i + 1)); done)
+	i=0; werr=0
+	while [ $i -lt 150 ]; do
+		case $((i % 2)) in 0) f=+p ;; 1) f=-p ;; esac
+		echo "module ddctl_sites_256 $f$pad" > $CONTROL || werr=$((werr + 1))
+		i=$((i + 1))
+	done
+	kill -CONT $mpid
+	n=1
+	while [ $n -le 40 ] && ! grep -q '"events_lost":true' $OUT/nl-monitor-lost.json; do
+		usleep 250000; n=$((n + 1))
+	done
+	sleep 1
+	alive=0; kill -0 $mpid 2>/dev/null && alive=1
+	kill $mpid 2>/dev/null
+	wait $mpid 2>/dev/null
+	got=$(grep -c '"sites_changed":' $OUT/nl-monitor-lost.json)
+	lost=$(grep -c '"events_lost":true' $OUT/nl-monitor-lost.json)
+	elost=$(grep -c 'lost' $OUT/nl-monitor-lost.err)
+	check nl-monitor-lost "alive=$alive, $werr of 150 writes failed, $got of 150 notifications read, $lost lost markers, stderr: $(tail -c 300 $OUT/nl-monitor-lost.err)" \
+		[ $alive = 1 -a $werr = 0 -a "$got" -lt 150 -a "$lost" -ge 1 -a "$elost" -ge 1 ]
+	reset_all
 
 	# two writers and a module loading and unloading, all at once
 	reset_all
