@@ -26,6 +26,20 @@ static int print_event(const struct ddctl_event *ev, void *data)
 	return 0;
 }
 
+/*
+ * The socket overflowed: the kernel dropped notifications this monitor did
+ * not read in time. Say so where each reader looks: a JSON line for
+ * scripts, a warning on stderr for people. The subscription goes on.
+ */
+static void report_lost(struct cli *cli)
+{
+	if (cli->json) {
+		printf("{\"events_lost\":true}\n");
+		fflush(stdout);
+	}
+	fprintf(stderr, "ddctl: notifications lost: the kernel sent more than this monitor read in time, so changes are missing here ('ddctl list' shows the state now)\n");
+}
+
 int cmd_monitor(struct cli *cli, int argc, char **argv)
 {
 	struct ddctl_monitor *mon = NULL;
@@ -48,6 +62,8 @@ int cmd_monitor(struct cli *cli, int argc, char **argv)
 	fprintf(stderr, "ddctl: waiting for changes (Ctrl-C to stop)\n");
 	do {
 		r = ddctl_monitor_read(mon, print_event, cli);
+		if (r == -ENOBUFS)
+			report_lost(cli);
 	} while (r == 0 || r == -EINTR || r == -ENOBUFS);
 	ddctl_monitor_free(mon);
 	cli_error(cli, "reading notifications: %s\n", strerror(-r));

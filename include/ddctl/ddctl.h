@@ -955,7 +955,9 @@ int ddctl_monitor_get_fd(const struct ddctl_monitor *monitor);
  *      return stops and is returned
  * @data: passed to @fn
  *
- * Return: 0, @fn's non-zero value, or a negative errno.
+ * Return: 0, @fn's non-zero value, or a negative errno: -ENOBUFS when
+ * the socket overflowed and the kernel dropped notifications (the events
+ * read so far were delivered; the subscription stays valid: call again).
  */
 int ddctl_monitor_read(struct ddctl_monitor *monitor,
 		       int (*fn)(const struct ddctl_event *event, void *data),
