@@ -5,7 +5,7 @@
 
   run-vm.py [--kind stock|patched] [--smp 4] [--mem 512] [--timeout 300]
             [--script NAME] [--append 'k=v ...'] [--logdir build/vm-logs]
-            [--ddctl build/cli/ddctl]
+            [--ddctl build/cli/ddctl] [--sizes 256,2000,20000]
 
 Builds (or reuses from /var/cache/ddctl) the kernel, the test modules and
 the initramfs, boots QEMU (TCG), retries once on a hang (and, for the
@@ -36,10 +36,13 @@ def main():
                                                      "vm-logs"))
     ap.add_argument("--ddctl", default=os.path.join(vmlib.REPO, "build",
                                                     "cli", "ddctl"))
+    ap.add_argument("--sizes", default=",".join(map(str, vmlib.MODULE_SIZES)),
+                    help="the ddctl_sites_K modules to build (K,K,...)")
     a = ap.parse_args()
+    sizes = tuple(int(k) for k in a.sizes.split(",") if k)
     try:
         b = vmlib.boot_kind(a.kind, a.script, os.path.abspath(a.logdir),
-                            ddctl=a.ddctl, smp=a.smp, mem=a.mem,
+                            ddctl=a.ddctl, sizes=sizes, smp=a.smp, mem=a.mem,
                             timeout=a.timeout, extra_append=a.append)
     except vmlib.Unavailable as e:
         print(f"run-vm: cannot run: {e}", file=sys.stderr)
