@@ -62,7 +62,8 @@ with tempfile.TemporaryDirectory() as t:
     open(os.path.join(kd, "ok"), "w").close()
     saved = (os.environ.get("DDCTL_KDIR"), vmlib.subprocess.run,
              vmlib.build_modules, vmlib.build_kselftest,
-             vmlib.build_initramfs, vmlib.boot, vmlib.qemu_binary)
+             vmlib.build_initramfs, vmlib.boot, vmlib.qemu_binary,
+             vmlib.log)
 
     def fake_run(cmd, **kw):
         built.append(os.path.basename(cmd[0]) + " " + " ".join(cmd[1:]))
@@ -80,12 +81,13 @@ with tempfile.TemporaryDirectory() as t:
     vmlib.build_initramfs = lambda kdir, out, ddctl=None, ksdir=None: out
     vmlib.boot = fake_boot
     vmlib.qemu_binary = lambda: "qemu"
+    vmlib.log = lambda msg: None   # (its lines would precede the TAP header)
     try:
         b = vmlib.boot_kind("patched", "smoke", t)
     finally:
         (kdir_env, vmlib.subprocess.run, vmlib.build_modules,
          vmlib.build_kselftest, vmlib.build_initramfs, vmlib.boot,
-         vmlib.qemu_binary) = saved
+         vmlib.qemu_binary, vmlib.log) = saved
         if kdir_env is None:
             del os.environ["DDCTL_KDIR"]
         else:
