@@ -95,4 +95,22 @@ with tempfile.TemporaryDirectory() as t:
 check("DDCTL_KDIR hangs twice: the fallback boots a stock build",
       booted == [kd, "/cache/stock-build"] and built == ["build-kernel.sh stock"],
       f"booted {booted}, built {built}, verdict {b.hang_verdict}")
+
+# a kernel message glued to a result line (seen: 7.2, boot-series patch 4)
+b = vmlib.Boot("/nonexistent")
+b.console = "\n".join([
+    "@@DDCTL@@ BOOTED 7.2.13 nproc=4",
+    "@@DDCTL@@ RESULT ok s-off",
+    '@@DDCTL@@ RESULT ok s-set[    3.458680] dyndbg: unknown keyword "nosuchkeyword"',
+    "@@DDCTL@@ RESULT not ok s-x # reason quoting [    1.000000] dmesg",
+    "@@DDCTL@@ RESULT ok s-y[    4.000001] WARNING: CPU: 1 PID: 1 at x",
+    "@@DDCTL@@ END rc=0"]) + "\n"
+vmlib.parse_console(b)
+check("a kernel message glued to a RESULT line: the result and the message",
+      b.results == [("ok", "s-off", ""), ("ok", "s-set", ""),
+                    ("not ok", "s-x", "reason quoting [    1.000000] dmesg"),
+                    ("ok", "s-y", "")]
+      and b.rc == 0 and b.nproc == 4
+      and b.bad_lines == ["[    4.000001] WARNING: CPU: 1 PID: 1 at x"],
+      f"{b.results} rc={b.rc} nproc={b.nproc} bad={b.bad_lines}")
 tap.finish()

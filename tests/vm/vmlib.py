@@ -256,27 +256,7 @@ def boot_once(kdir, initrd, script, rundir, smp=4, mem=512, timeout=300,
             b.console = fp.read().decode("utf-8", "replace")
     except FileNotFoundError:
         b.console = ""
-    for line in b.console.splitlines():
-        line = line.rstrip("\r")
-        i = line.find(MARK)
-        if i >= 0:
-            rest = line[i + len(MARK):]
-            if rest.startswith("END rc="):
-                b.rc = int(rest[len("END rc="):].split()[0])
-            elif rest.startswith("RESULT "):
-                m = re.match(r"RESULT (ok|not ok|skip) (\S+)(?: # (.*))?$",
-                             rest)
-                if m:
-                    b.results.append((m.group(1), m.group(2),
-                                      m.group(3) or ""))
-            elif rest.startswith("NOTE "):
-                b.notes.append(rest[5:])
-            elif rest.startswith("BOOTED "):
-                m = re.search(r"nproc=(\d+)", rest)
-                b.nproc = int(m.group(1)) if m else None
-            continue
-        if BAD_RE.search(line):
-            b.bad_lines.append(line)
+    parse_console(b)
     if b.rc is not None:
         b.status = "done"
     elif hung:
@@ -306,6 +286,53 @@ def early_failure(b):
     "IO-APIC + timer doesn't work"). A crash after the tests started is a
     real failure and is not retried."""
     return b.status == "hang" or (b.status == "crash" and b.nproc is None)
+
+# A kernel message can land on the console in the middle of a line the
+# guest is writing (the tty's buffered output is overtaken by printk):
+# seen as "@@DDCTL@@ RESULT ok s-set[    3.458680] dyndbg: unknown
+# keyword ...". The kernel's part starts at its timestamp; looked for in
+# RESULT, END and BOOTED lines before any " # " (a reason or a NOTE may
+# quote dmesg on purpose).
+KMSG_GLUED_RE = re.compile(r"\[\s*\d+\.\d{6}\]")
+
+
+def parse_console(b):
+    """Fill b.results, b.notes, b.rc, b.nproc and b.bad_lines from
+    b.console."""
+    lines = []
+    for line in b.console.splitlines():
+        line = line.rstrip("\r")
+        i = line.find(MARK)
+        m = None
+        if i >= 0 and line.startswith(("RESULT ", "END ", "BOOTED "),
+                                      i + len(MARK)):
+            end = line.find(" # ", i)
+            m = KMSG_GLUED_RE.search(line, i + len(MARK),
+                                     end if end >= 0 else len(line))
+        if m:
+            lines += [line[:m.start()], line[m.start():]]
+        else:
+            lines.append(line)
+    for line in lines:
+        i = line.find(MARK)
+        if i >= 0:
+            rest = line[i + len(MARK):]
+            if rest.startswith("END rc="):
+                b.rc = int(rest[len("END rc="):].split()[0])
+            elif rest.startswith("RESULT "):
+                m = re.match(r"RESULT (ok|not ok|skip) (\S+)(?: # (.*))?$",
+                             rest)
+                if m:
+                    b.results.append((m.group(1), m.group(2),
+                                      m.group(3) or ""))
+            elif rest.startswith("NOTE "):
+                b.notes.append(rest[5:])
+            elif rest.startswith("BOOTED "):
+                m = re.search(r"nproc=(\d+)", rest)
+                b.nproc = int(m.group(1)) if m else None
+            continue
+        if BAD_RE.search(line):
+            b.bad_lines.append(line)
 
 
 def boot(kdir, initrd, script, rundir, retry=True, **kw):
