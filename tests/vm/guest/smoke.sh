@@ -17,6 +17,7 @@
 #                (skip: no family; not ok when ddctl.netlink=1)
 # The sites counted are M's class-less ones: a class'd site is reached only
 # by a query naming its class.
+SMOKE_TESTS="s-sites s-on s-off s-set s-bad-set s-negation s-netlink"
 . /ddctl-tests/lib.sh
 M=ddctl_sites_256
 load_std
