@@ -65,6 +65,17 @@ while IFS= read -r l; do
 	case $l in CONFIG_*=*) grep -qx "$l" "$W/build/.config" || die "config: $l did not survive olddefconfig" ;; esac
 done < "$FRAGMENT"
 
+# missing_results RUNVM-OUTPUT: every check smoke.sh lists has a result
+SMOKE_TESTS=$(sed -n 's/^SMOKE_TESTS="\(.*\)"$/\1/p' "$REPO/tests/vm/guest/smoke.sh")
+missing_results() {
+	local t r=0
+	for t in $SMOKE_TESTS; do
+		grep -qE "^(ok|not ok|skip) +$t( |\$)" "$1" && continue
+		echo "no result for $t" >> "$1"; r=1
+	done
+	return $r
+}
+
 # boot_one NN NAME: build what is applied now, make it a kernel directory
 # as build-kernel.sh leaves one (DDCTL_KDIR), boot it with smoke.sh
 boot_one() {
@@ -91,7 +102,8 @@ boot_one() {
 	rm -rf "$W/log-$nn"
 	if DDCTL_KDIR=$k python3 "$REPO/tests/vm/run-vm.py" --kind patched --script smoke \
 		--sizes 256 --timeout 300 --logdir "$W/log-$nn" --ddctl "$DDCTL" \
-		--append "${append# }" > "$W/boot-$nn.txt" 2>&1; then
+		--append "${append# }" > "$W/boot-$nn.txt" 2>&1 &&
+	   missing_results "$W/boot-$nn.txt"; then
 		say "ok   $nn $name: built in $built s; $(grep -c '^ok' "$W/boot-$nn.txt") ok, $(grep -c '^skip' "$W/boot-$nn.txt") skip ($(grep '^skip' "$W/boot-$nn.txt" | awk '{print $2}' | tr '\n' ' '))"
 	else
 		say "FAIL $nn $name: boot (see $W/boot-$nn.txt)"; sed 's/^/    /' "$W/boot-$nn.txt"; fail=1
