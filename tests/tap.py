@@ -9,9 +9,15 @@ class Tap:
         self.results = []
 
     def check(self, name, cond, detail=""):
+        """One result: @name passes if @cond holds; @detail is shown if not."""
         self.results.append((name, bool(cond), detail))
 
+    def skip(self, name, why):
+        """One result not tested here, and why (a TAP SKIP directive)."""
+        self.check("%s # SKIP %s" % (name, why), True)
+
     def finish(self):
+        """Prints the plan and the results; exits 1 if any failed, else 0."""
         print("TAP version 13")
         print("1..%d" % len(self.results))
         for i, (name, ok, detail) in enumerate(self.results, 1):

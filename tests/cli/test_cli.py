@@ -6,26 +6,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
-DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
-HAND = os.path.join(FIXTURES, "hand-escapes.txt")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tap import Tap  # noqa: E402
+from ddctltest import DATA, HAND, Ddctl, check, tap  # noqa: E402
 
-tap = Tap()
-
-
-def run(*args, stdin=None, control=HAND):
-    p = subprocess.run([DDCTL, "--control", control, *args], input=stdin,
-                       capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
-check = tap.check
-
+run = Ddctl(control=HAND)
 
 rc, out, err = run("--check", "--json", "set", "module virtio_net -p")
 doc = json.loads(out) if rc == 0 else {}
@@ -99,7 +86,7 @@ check("backend-unknown-exit-2", rc == 2 and "unknown backend" in err, err)
 rc, out, err = run("--help")
 check("help", rc == 0 and "Exit status" in out, out)
 # every command and long option of --help is known to the bash completion
-comp = open(os.path.join(FIXTURES, "..", "..", "data", "bash-completion", "ddctl")).read()
+comp = open(os.path.join(DATA, "bash-completion", "ddctl")).read()
 cmds = re.findall(r"^  ([a-z-]+) ", out.split("Options:")[0], re.M)
 longs = re.findall(r"--([a-z-]+)", out.split("Options:")[1].split("A query")[0])
 missing = [w for w in cmds if w not in comp.split('local commands="')[1].split('"')[0].split()]

@@ -1,24 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-"""The bash, zsh and fish completions of ddctl, run by each shell (issue 13
-item 7): commands, options, and query words from the table in use (-C)
-(TAP)."""
+"""The bash, zsh and fish completions of ddctl, run by each shell: commands,
+options, and query words from the table in use (-C) (TAP)."""
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 
-DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
-HAND = os.path.join(FIXTURES, "hand-escapes.txt")
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data")
-BASH_COMPLETION = "/usr/share/bash-completion/bash_completion"
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tap import Tap  # noqa: E402
+from ddctltest import (BASH_COMPLETION, DATA, DDCTL, HAND, bash_complete,  # noqa: E402
+                       check, tap)
 
-tap = Tap()
-check = tap.check
 bindir = tempfile.mkdtemp()
 os.symlink(os.path.abspath(DDCTL), os.path.join(bindir, "ddctl"))
 ENV = dict(os.environ, PATH=bindir + ":" + os.environ.get("PATH", "/usr/bin:/bin"))
@@ -39,18 +33,7 @@ CASES = [
 
 
 def bash(words):
-    script = """
-source %s
-source %s
-COMP_WORDS=("$@")
-COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-COMP_LINE="${COMP_WORDS[*]}"
-COMP_POINT=${#COMP_LINE}
-_ddctl
-printf '%%s\\n' "${COMPREPLY[@]}"
-""" % (BASH_COMPLETION, os.path.join(DATA, "bash-completion", "ddctl"))
-    p = subprocess.run(["bash", "-c", script, "bash", *words], capture_output=True, text=True, env=ENV)
-    return p.stdout, p.stderr
+    return bash_complete(words, env=ENV)
 
 
 def zsh(words):
@@ -88,7 +71,7 @@ def fish(words):
 
 for shell, fn in [("bash", bash), ("zsh", zsh), ("fish", fish)]:
     if not shutil.which(shell) or (shell == "bash" and not os.path.exists(BASH_COMPLETION)):
-        check("%s # SKIP %s or its completion support not installed" % (shell, shell), True)
+        tap.skip(shell, "%s or its completion support not installed" % shell)
         continue
     for name, words, want in CASES:
         out, err = fn(words)

@@ -14,16 +14,10 @@ import subprocess
 import sys
 import tempfile
 
-DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
-HAND = os.path.join(FIXTURES, "hand-escapes.txt")
-STOCK = os.path.join(FIXTURES, "control-6.12-stock.txt")
-ENABLED = os.path.join(FIXTURES, "control-6.12-stock-enabled.txt")
-SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tap import Tap  # noqa: E402
+from ddctltest import (BASH_COMPLETION, DATA, ENABLED, HAND, STOCK, Ddctl,  # noqa: E402
+                       bash_complete, check, tap)
 
-tap = Tap()
-check = tap.check
 tmp = tempfile.mkdtemp(prefix="ddctl-follow-")
 ROOT = os.path.join(tmp, "root")
 os.mkdir(ROOT)
@@ -47,13 +41,8 @@ LOG = (
 KMSG = os.path.join(tmp, "kmsg")
 with open(KMSG, "w") as f:
     f.write(LOG)
-
-
-def run(*args, control=CTL, kmsg=KMSG, stdin=None, root=ROOT):
-    env = dict(os.environ, DDCTL_RUN_DIR=os.path.join(root, "run", "ddctl"), NO_COLOR="1")
-    p = subprocess.run([DDCTL, "--control", control, "--kmsg", kmsg, *args],
-                       env=env, capture_output=True, text=True, input=stdin, timeout=60)
-    return p.returncode, p.stdout, p.stderr
+run = Ddctl(control=CTL, kmsg=KMSG, run_dir=os.path.join(ROOT, "run", "ddctl"),
+           env={"NO_COLOR": "1"}, timeout=60)
 
 
 def untouched():
@@ -98,31 +87,10 @@ rc, out, err = run("--since-boot", "--top", "follow", "module virtio_net +p")
 check("follow-top-not-a-terminal", rc == 0 and out.startswith("4 lines from 3 of 3") and
       "hello" not in out, out + err)
 
-# colours on a terminal, none with NO_COLOR
-import pty  # noqa: E402
-
-
+# colours on a terminal (stdout only), none with NO_COLOR
 def on_pty(*args, no_color=False):
-    master, slave = pty.openpty()
-    env = dict(os.environ, DDCTL_RUN_DIR=os.path.join(ROOT, "run", "ddctl"))
-    env.pop("NO_COLOR", None)
-    if no_color:
-        env["NO_COLOR"] = "1"
-    p = subprocess.Popen([DDCTL, "--control", CTL, "--kmsg", KMSG, *args], env=env,
-                         stdout=slave, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    data = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        data += chunk
-    p.wait(timeout=60)
-    os.close(master)
-    return p.returncode, data.decode(errors="replace")
+    return run.on_tty(*args, stdin_tty=False, stderr_tty=False,
+                      env={"NO_COLOR": "1" if no_color else None})
 
 
 rc, out = on_pty("--since-boot", "follow", "module virtio_net +p")
@@ -152,9 +120,7 @@ check("shell-follow", rc == 0 and len(out.splitlines()) == 6 and out.splitlines(
 fifo = os.path.join(tmp, "fifo")
 os.mkfifo(fifo)
 w = os.open(fifo, os.O_RDWR)
-env = dict(os.environ, DDCTL_RUN_DIR=os.path.join(ROOT, "run", "ddctl"), NO_COLOR="1")
-p = subprocess.Popen([DDCTL, "--control", CTL, "--kmsg", fifo, "follow", "module virtio_net +p"],
-                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+p = run.popen("follow", "module virtio_net +p", kmsg=fifo)
 os.write(w, LOG.encode())
 first = p.stdout.readline()  # the first attributed line arrived
 p.send_signal(signal.SIGTERM)
@@ -164,8 +130,7 @@ check("follow-fifo-sigterm", p.returncode == 0 and first.endswith("bye again\n")
       "stopping" in err and "4 lines from 3 of 3" in err and untouched(), first + out + err)
 
 w = os.open(fifo, os.O_RDWR)  # a writer before ddctl opens it
-p = subprocess.Popen([DDCTL, "--control", CTL, "--kmsg", fifo, "follow", "module virtio_net +p"],
-                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+p = run.popen("follow", "module virtio_net +p", kmsg=fifo)
 os.write(w, LOG.encode())
 got = [p.stdout.readline() for _ in range(4)]  # ddctl has read them all
 os.close(w)  # the end of the stand-in ends the session
@@ -270,7 +235,7 @@ rc, out, err = run("diff", boot, control=STOCK)
 check("diff-usage", rc == 2 and "diff needs two states" in err, err)
 
 # ---- the unit: stale sessions and the boot snapshot before ddctl.d -----
-unit = open(os.path.join(SRC, "data", "ddctl.service.in")).read()
+unit = open(os.path.join(DATA, "ddctl.service.in")).read()
 execs = re.findall(r"^(ExecStart\w*)=(.*)$", unit, re.M)
 check("unit-start-order", execs == [
     ("ExecStartPre", "@sbindir@/ddctl sessions --restore"),
@@ -278,19 +243,12 @@ check("unit-start-order", execs == [
     ("ExecStart", "@sbindir@/ddctl apply-config")], unit)
 
 # bash completion: follow and run take -o FILE, list -o COLUMNS
-BASH_COMPLETION = "/usr/share/bash-completion/bash_completion"
 if os.path.exists(BASH_COMPLETION):
     with open(os.path.join(tmp, "lines.out"), "w"):
         pass
 
     def bash(*words):
-        script = ("source %s\nsource %s\nCOMP_WORDS=(\"$@\")\n"
-                  "COMP_CWORD=$((${#COMP_WORDS[@]} - 1))\nCOMP_LINE=\"${COMP_WORDS[*]}\"\n"
-                  "COMP_POINT=${#COMP_LINE}\n_ddctl\nprintf '%%s\\n' \"${COMPREPLY[@]}\"\n"
-                  % (BASH_COMPLETION, os.path.join(SRC, "data", "bash-completion", "ddctl")))
-        p = subprocess.run(["bash", "-c", script, "bash", *words], capture_output=True,
-                           text=True, cwd=tmp)
-        return set(p.stdout.split())
+        return set(bash_complete(words, cwd=tmp)[0].split())
 
     check("completion-follow-output-file", bash("ddctl", "follow", "-o", "lines.o") == {"lines.out"} and
           bash("ddctl", "run", "--output", "lines.o") == {"lines.out"} and

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-"""--json on every command that prints (issue 13 item 6): valid UTF-8, valid
+"""--json on every command that prints: valid UTF-8, valid
 JSON (python3 -m json.tool accepts it), fixed keys, errors as {"error":...}
 on stderr with the exit status (TAP)."""
 import json
@@ -11,14 +11,9 @@ import subprocess
 import sys
 import tempfile
 
-DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
-HAND = os.path.join(FIXTURES, "hand-escapes.txt")
-ROOT = os.path.join(FIXTURES, "config-root")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tap import Tap  # noqa: E402
+from ddctltest import CONFIG_ROOT as ROOT, HAND, Ddctl, check, tap  # noqa: E402
 
-tap = Tap()
-check = tap.check
 tmp = tempfile.mkdtemp()
 # a site with 0xE9 (Latin-1, not UTF-8), ESC and 0x01 in its format and file
 CONTROL = os.path.join(tmp, "control")
@@ -26,16 +21,15 @@ with open(CONTROL, "wb") as f:
     f.write(open(HAND, "rb").read())
     f.write(b'drivers/caf\xe9.c:3 [cafe]caf\xe9_init =p "\x1b[31mcaf\xe9\x1b[0m \x01x\\n"\n')
 ORIGINAL = open(CONTROL, "rb").read()
+# writes go to a capture file: a fixture copy is never written
+run = Ddctl(control=CONTROL, capture=os.path.join(tmp, "writes"), config_root=ROOT, text=False)
 
 
-def ddctl(*args, stdin=None, root=ROOT):
+def ddctl(*args, stdin=None):
+    """ddctl ARGS on a fresh copy of CONTROL: (status, stdout, stderr) as bytes."""
     with open(CONTROL, "wb") as f:
         f.write(ORIGINAL)
-    # writes go to a capture file: a fixture copy is never written
-    p = subprocess.run([DDCTL, "--control", CONTROL, "--capture-writes",
-                        os.path.join(tmp, "writes"), *args], input=stdin,
-                       capture_output=True, env=dict(os.environ, DDCTL_CONFIG_ROOT=root))
-    return p.returncode, p.stdout, p.stderr
+    return run(*args, stdin=stdin)
 
 
 def docs(data):
@@ -83,7 +77,7 @@ check("list-escapes-latin1-and-control", cafe and cafe[0]["format"] == "\x1b[31m
 valid("modules", ["modules", "--json"], each=["module", "sites", "enabled"])
 d = valid("info", ["info", "-j"], keys=["control", "kernel_control", "negation", "transactions",
                                          "netlink", "backend", "sites"])
-d = docs(subprocess.run([DDCTL, "-C", "/nonexistent", "info", "-j"], capture_output=True).stdout)
+d = docs(Ddctl(text=False)("-C", "/nonexistent", "info", "-j")[1])
 check("info-unknown-is-null", d and d[0]["sites"] is None, repr(d))
 valid("set-check", ["--check", "-j", "set", "module cafe -p"], keys=SET)
 valid("set", ["-j", "set", "module cafe -p"], keys=SET)
@@ -95,11 +89,11 @@ valid("apply-config", ["apply-config", "--check", "-j"], keys=["files"] + SET)
 valid("list-persistent", ["list", "-P", "-j"])
 with tempfile.TemporaryDirectory() as d2:
     shutil.copytree(ROOT, os.path.join(d2, "root"))
-    p = subprocess.run([DDCTL, "--control", CONTROL, "persist", "-j", os.path.join(d2, "modprobe.conf")],
-                       capture_output=True, env=dict(os.environ, DDCTL_CONFIG_ROOT=os.path.join(d2, "root")))
-    d = docs(p.stdout)
-    check("persist", p.returncode == 0 and d and list(d[0]) == ["file", "modules"] and
-          all(list(m) == ["module", "options"] for m in d[0]["modules"]), repr(p.stdout) + repr(p.stderr))
+    rc, out, err = run("persist", "-j", os.path.join(d2, "modprobe.conf"), capture=None,
+                       config_root=os.path.join(d2, "root"))
+    d = docs(out)
+    check("persist", rc == 0 and d and list(d[0]) == ["file", "modules"] and
+          all(list(m) == ["module", "options"] for m in d[0]["modules"]), repr(out) + repr(err))
 
 # errors: one {"error":{...}} document on stderr, with the exit status
 ERR = ["status", "message", "messages", "query", "column", "word"]

@@ -13,31 +13,16 @@ import resource
 import shutil
 import signal
 import stat
-import subprocess
 import sys
 import tempfile
 
-DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
-STOCK = os.path.join(FIXTURES, "control-6.12-stock.txt")
-ENABLED = os.path.join(FIXTURES, "control-6.12-stock-enabled.txt")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tap import Tap  # noqa: E402
+from ddctltest import ENABLED, STOCK, Ddctl, check, tap  # noqa: E402
 
-tap = Tap()
-check = tap.check
 tmp = tempfile.mkdtemp()
 EMPTY_ROOT = os.path.join(tmp, "no-config")
 os.makedirs(EMPTY_ROOT)
-
-
-def run(*args, control=ENABLED, stdin=None, root=EMPTY_ROOT, stdout=None, preexec=None,
-        env=None):
-    e = dict(os.environ, DDCTL_CONFIG_ROOT=root)
-    e.update(env or {})
-    p = subprocess.run([DDCTL, "--control", control, *args], input=stdin, env=e,
-                       stdout=stdout or subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, preexec_fn=preexec)
-    return p.returncode, p.stdout or "", p.stderr
+run = Ddctl(control=ENABLED, config_root=EMPTY_ROOT)
 
 
 def fresh(name="control", src=ENABLED):
@@ -67,7 +52,7 @@ root = os.path.join(tmp, "root-dir-dropin")
 os.makedirs(os.path.join(root, "etc/ddctl.d/20-odd.conf"))
 with open(os.path.join(root, "etc/ddctl.d/10-ok.conf"), "w") as f:
     f.write("module virtio_ring -p\n")
-rc, out, err = run("--capture-writes", cap, "apply-config", root=root)
+rc, out, err = run("--capture-writes", cap, "apply-config", config_root=root)
 check("read-error-dropin", rc == 1 and "20-odd.conf" in err and not os.path.exists(cap),
       "rc=%d\n%s%s" % (rc, out, err))
 
@@ -86,7 +71,7 @@ root = os.path.join(tmp, "root-apply")
 os.makedirs(os.path.join(root, "etc/ddctl.d"))
 with open(os.path.join(root, "etc/ddctl.d/10-x.conf"), "w") as f:
     f.write("module virtio_ring -p\n")
-rc, out, err = run("apply-config", control=ctl, root=root)
+rc, out, err = run("apply-config", control=ctl, config_root=root)
 check("regular-file-not-written-apply-config", rc == 1 and read(ctl) == read(ENABLED) and
       "not the kernel's control file" in err, "rc=%d\n%s%s" % (rc, out, err))
 # the documented way to see the bytes: --capture-writes
@@ -106,12 +91,12 @@ root = os.path.join(tmp, "root-persist")
 os.makedirs(os.path.join(root, "etc/ddctl.d"))
 with open(os.path.join(root, "etc/ddctl.d/10-x.conf"), "w") as f:
     f.write("module virtio_ring +p\n")
-rc, out, err = run("--check", "persist", root=root)
+rc, out, err = run("--check", "persist", config_root=root)
 check("check-persist-writes-nothing", rc == 0 and not os.path.exists(os.path.join(root, "etc/modprobe.d")) and
       'options virtio_ring dyndbg="+p"' in out and "would write" in out,
       "rc=%d\n%s%s" % (rc, out, err))
 own = os.path.join(tmp, "check-persist.conf")
-rc, out, err = run("--check", "persist", own, root=root)
+rc, out, err = run("--check", "persist", own, config_root=root)
 check("check-persist-file-writes-nothing", rc == 0 and not os.path.exists(own), out + err)
 
 # ---- item 4: files replaced all or nothing; stdout checked ----
@@ -151,7 +136,7 @@ check("nul-file", rc == 2 and (nul + ":2:") in err and "NUL" in err and not os.p
 root = os.path.join(tmp, "root-nul")
 os.makedirs(os.path.join(root, "etc/ddctl.d"))
 shutil.copy(nul, os.path.join(root, "etc/ddctl.d/10-nul.conf"))
-rc, out, err = run("--capture-writes", cap, "apply-config", root=root)
+rc, out, err = run("--capture-writes", cap, "apply-config", config_root=root)
 check("nul-dropin", rc == 2 and "10-nul.conf:2:" in err and "NUL" in err and
       not os.path.exists(cap), "rc=%d\n%s%s" % (rc, out, err))
 
@@ -164,7 +149,7 @@ os.symlink(target, link)
 rc, out, err = run("save", link)
 check("save-symlink-refused", rc == 1 and read(target) == b"precious\n" and os.path.islink(link) and
       "symbolic link" in err, "rc=%d %s" % (rc, err))
-rc, out, err = run("persist", link, root=os.path.join(tmp, "root-persist"))
+rc, out, err = run("persist", link, config_root=os.path.join(tmp, "root-persist"))
 check("persist-symlink-refused", rc == 1 and read(target) == b"precious\n" and "symbolic link" in err,
       "rc=%d %s" % (rc, err))
 
@@ -202,11 +187,11 @@ ww = os.path.join(root, "etc/ddctl.d/10-ok.conf")
 with open(ww, "w") as f:
     f.write("module virtio_ring -p\n")
 os.chmod(ww, 0o666)
-rc, out, err = run("--check", "apply-config", root=root)
+rc, out, err = run("--check", "apply-config", config_root=root)
 check("dangling-dropin-skipped", rc == 0 and "05-gone.conf" in err and "would change" in out,
       "rc=%d\n%s%s" % (rc, out, err))
 check("world-writable-dropin-warns", err.count("10-ok.conf is writable by every user") == 1, err)
-rc, out, err = run("--check", "--json", "apply-config", root=root)
+rc, out, err = run("--check", "--json", "apply-config", config_root=root)
 warnings = [json.loads(l) for l in err.splitlines()] if rc == 0 else []
 check("dropin-warnings-json", rc == 0 and len(warnings) == 2 and
       all(list(w) == ["warning"] for w in warnings), "rc=%d\n%s" % (rc, err))

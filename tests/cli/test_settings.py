@@ -5,29 +5,13 @@
 fixture control files and a fixture configuration root (TAP output)."""
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
-STOCK = os.path.join(FIXTURES, "control-6.12-stock.txt")
-ENABLED = os.path.join(FIXTURES, "control-6.12-stock-enabled.txt")
-ROOT = os.path.join(FIXTURES, "config-root")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tap import Tap  # noqa: E402
+from ddctltest import CONFIG_ROOT as ROOT, ENABLED, STOCK, Ddctl, check, tap  # noqa: E402
 
-tap = Tap()
-
-
-def run(*args, control=STOCK, root=ROOT):
-    env = dict(os.environ, DDCTL_CONFIG_ROOT=root)
-    p = subprocess.run([DDCTL, "--control", control, *args], env=env,
-                       capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
-check = tap.check
-
+run = Ddctl(control=STOCK, config_root=ROOT)
 
 with tempfile.TemporaryDirectory() as d:
     saved = os.path.join(d, "saved.conf")
@@ -70,11 +54,11 @@ with tempfile.TemporaryDirectory() as d:
     ctl = os.path.join(d, "control")
     shutil.copy(STOCK, ctl)
     before = open(ctl).read()
-    rc, out, err = run("apply-config", control=ctl, root=d)
+    rc, out, err = run("apply-config", control=ctl, config_root=d)
     check("apply-config-bad-line", rc == 2 and
           "20-bad.conf:3: \"module virtio_blk +q\", column 19, word \"+q\"" in err and
           "nothing applied" in err and open(ctl).read() == before, err)
-    rc, out, err = run("-c", "apply-config", control=ctl, root=os.path.join(d, "none"))
+    rc, out, err = run("-c", "apply-config", control=ctl, config_root=os.path.join(d, "none"))
     check("apply-config-empty", rc == 0 and "nothing to change" in out, out + err)
 
 with tempfile.TemporaryDirectory() as d:
@@ -83,12 +67,12 @@ with tempfile.TemporaryDirectory() as d:
     os.makedirs(os.path.join(d, "etc/modprobe.d"))
     with open(os.path.join(d, "etc/modprobe.d/local.conf"), "w") as f:
         f.write("options foo bar=1\noptions failover dyndbg=+p\n")
-    rc, out, err = run("persist", root=d)
+    rc, out, err = run("persist", config_root=d)
     own = os.path.join(d, "etc/modprobe.d/ddctl.conf")
     text = open(own).read() if rc == 0 else ""
     check("persist-modprobe", rc == 0 and text.splitlines()[1:] == [
         'options virtio_ring dyndbg="+pfl"', 'options virtio_net dyndbg="+pf"'], text + err)
-    rc, out, err = run("list", "--persistent", root=d)
+    rc, out, err = run("list", "--persistent", config_root=d)
     rows = [l.split() for l in out.splitlines()[1:]]
     check("list-persistent", rc == 0 and sorted(map(tuple, rows)) == sorted([
         ("failover", "dyndbg=+p", "modprobe.d"), ("virtio_ring", 'dyndbg="+pfl"', own),

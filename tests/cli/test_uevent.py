@@ -1,28 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-"""ddctl watch against forged uevents (issue 12, item 7): a running watcher
-gets messages from another process on its NETLINK_KOBJECT_UEVENT port (a
-module-load event for "*", one for a real-looking module and a 9,000-byte
-one) and must apply none of them, warn about each and keep running.
-TAP output; skips where uevent sockets are not available."""
+"""ddctl watch against forged uevents: a running watcher gets messages from
+another process on its NETLINK_KOBJECT_UEVENT port (a module-load event for
+"*", one for a real-looking module and a 9,000-byte one) and must apply none
+of them, warn about each and keep running. TAP output; skips where uevent
+sockets are not available."""
 import os
 import select
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import time
 
-DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
-STOCK = os.path.join(FIXTURES, "control-6.12-stock.txt")
-ROOT = os.path.join(FIXTURES, "config-root")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tap import Tap  # noqa: E402
+from ddctltest import CONFIG_ROOT, STOCK, Ddctl, tap  # noqa: E402
 
 NETLINK_KOBJECT_UEVENT = 15
-tap = Tap()
 
 
 def uevent_port(pid):
@@ -69,16 +64,14 @@ except OSError:
     have_uevents = False
 
 if not have_uevents:
-    print("TAP version 13\n1..1\nok 1 - watch-forged-uevents # SKIP no NETLINK_KOBJECT_UEVENT")
-    sys.exit(0)
+    tap.skip("watch-forged-uevents", "no NETLINK_KOBJECT_UEVENT")
+    tap.finish()
 
 with tempfile.TemporaryDirectory() as d:
     ctl = os.path.join(d, "control")
     shutil.copy(STOCK, ctl)
     before = open(ctl).read()
-    env = dict(os.environ, DDCTL_CONFIG_ROOT=ROOT)
-    p = subprocess.Popen([DDCTL, "--control", ctl, "-v", "watch"], env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = Ddctl(control=ctl, config_root=CONFIG_ROOT, text=False).popen("-v", "watch")
     started = read_lines(p.stderr, lambda ls: any("waiting for modules" in l for l in ls))
     port = uevent_port(p.pid) if p.poll() is None else None
     check_detail = "".join(started)

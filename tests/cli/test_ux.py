@@ -2,59 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
 """ddctl as users expect it (issue 13): errors, options, help, output (TAP)."""
-import fcntl
 import os
-import pty
 import re
-import select
 import shutil
-import struct
-import termios
 import subprocess
 import sys
 import tempfile
 
-DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
-HAND = os.path.join(FIXTURES, "hand-escapes.txt")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tap import Tap  # noqa: E402
+from ddctltest import DDCTL, HAND, SRC, STOCK, Ddctl, check, tap  # noqa: E402
 
-tap = Tap()
-check = tap.check
-
-
-def ddctl(*args, stdin=None, env=None, user=None):
-    cmd = [DDCTL, *args]
-    if user is not None:
-        cmd = ["setpriv", "--reuid", str(user), "--regid", str(user),
-               "--clear-groups", *cmd]
-    e = dict(os.environ)
-    e.update(env or {})
-    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, errors="replace", env=e)
-    return p.returncode, p.stdout, p.stderr
+ddctl = Ddctl(errors="replace")
 
 
-def on_tty(*args, cols=80, rows=24, env=None):
-    """ddctl ARGS with stdin/stdout/stderr on a COLSxROWS pty: status, output."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-    e = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    e.update(env or {"PAGER": "cat"})
-    p = subprocess.Popen([DDCTL, *args], stdin=slave, stdout=slave, stderr=slave,
-                         env=e, start_new_session=True)
-    os.close(slave)
-    data = b""
-    while True:
-        r, _, _ = select.select([master], [], [], 10)
-        try:
-            chunk = os.read(master, 65536) if r else b""
-        except OSError:
-            chunk = b""
-        if not chunk:
-            break
-        data += chunk
-    os.close(master)
-    return p.wait(), data.decode("utf-8", "replace").replace("\r\n", "\n")
+def on_tty(*args, env=None):
+    """ddctl ARGS with stdin/stdout/stderr on an 80x24 pty, COLUMNS and LINES
+    unset, then @env set (default PAGER=cat): status, output."""
+    return ddctl.on_tty(*args, size=(80, 24),
+                        env=dict({"COLUMNS": None, "LINES": None}, **(env or {"PAGER": "cat"})))
 
 
 def err_lines(err):
@@ -86,7 +51,7 @@ if os.geteuid() == 0 and shutil.which("setpriv"):
         rc, out, err = ddctl("-C", ctl, "list", user=65534)
         check("non-root-list-reads", rc == 0 and len(out.splitlines()) == 11, out + err)
 else:
-    check("non-root-set-once # SKIP not root", True)
+    tap.skip("non-root-set-once", "not root")
 rc, out, err = ddctl("-B", "netlink", "-C", HAND, "list")
 check("netlink-forced-no-missing-file", rc == 1 and "No such file" not in err and
       "no dynamic debug control file" not in err and "netlink" in err and
@@ -98,9 +63,7 @@ rc, out, err = ddctl("-C", "/nonexistent", "info")
 check("info-no-control-says-why", rc == 1 and err.startswith("ddctl: ") and
       "/nonexistent" in err, out + err)
 with tempfile.TemporaryDirectory() as d:
-    p = subprocess.Popen([DDCTL, "-C", "/nonexistent", "watch", "-v"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True,
-                         env=dict(os.environ, DDCTL_CONFIG_ROOT=d))
+    p = ddctl.popen("-C", "/nonexistent", "watch", "-v", config_root=d, errors=None)
     try:
         out, err = p.communicate(timeout=2)
     except subprocess.TimeoutExpired:
@@ -161,7 +124,6 @@ rc, out, err = ddctl("-C", HAND, "set", "module", "x")
 check("missing-flags-explained", rc == 2 and "flags" in err and "e.g." in err, err)
 
 # ---- item 5: list and modules output ----
-STOCK = os.path.join(FIXTURES, "control-6.12-stock.txt")
 rc, out = on_tty("-C", STOCK, "list", env={"PAGER": "cat", "COLUMNS": "80"})
 lines = out.splitlines()
 check("tty-header", rc == 0 and lines and lines[0].split()[:3] == ["FLAGS", "LOCATION", "MODULE"],
@@ -229,7 +191,7 @@ check("modules-enabled", rc == 0 and [x.split()[0] for x in out.splitlines()[1:]
       ["virtio_net"], out + err)
 
 # ---- item 8: ddctl(8) has every command in SYNOPSIS and every option ----
-MAN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "man", "ddctl.8")
+MAN = os.path.join(SRC, "man", "ddctl.8")
 man = open(MAN).read()
 synopsis = man.split(".SH SYNOPSIS")[1].split(".SH")[0]
 options = man.split(".SH OPTIONS")[1].split("\n.SH")[0]

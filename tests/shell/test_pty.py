@@ -12,25 +12,21 @@ import sys
 import tempfile
 import time
 
-DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
-HAND = os.path.join(FIXTURES, "hand-escapes.txt")
-PROMPT = "ddctl[control-file]> "
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tap import Tap  # noqa: E402
+from ddctltest import HAND, Ddctl, check, tap  # noqa: E402
 
-tap = Tap()
-
-
-check = tap.check
+PROMPT = "ddctl[control-file]> "
 
 
 class Term:
-    """ddctl with no arguments on a pty, as a person would start it."""
+    """ddctl with no arguments on a pty, as a person would start it: its
+    controlling terminal, in the environment @env alone."""
 
     def __init__(self, control, env, args=()):
+        argv = Ddctl(control=control).argv(*args)
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
-            os.execve(DDCTL, [DDCTL, "--control", control, *args], env)
+            os.execve(argv[0], argv, env)
         self.buf = ""
 
     def send(self, text):
@@ -183,8 +179,8 @@ with tempfile.TemporaryDirectory() as d:
     one_command_session(dict(env, XDG_STATE_HOME=blocker))
     check("history-fallback", os.path.exists(os.path.join(env["HOME"], ".ddctl_history")))
 
-    # issue 12 item 6: under sudo -E the history path is the user's; a
-    # symlink planted there is never followed, for reading or writing
+    # under sudo -E the history path is the user's; a symlink planted there
+    # is never followed, for reading or writing
     state = os.path.join(d, "state-planted")
     os.makedirs(os.path.join(state, "ddctl"))
     victim = os.path.join(d, "victim")

@@ -16,16 +16,11 @@ import subprocess
 import sys
 import tempfile
 
-DDCTL, FIXTURES = sys.argv[1], sys.argv[2]
-HAND = os.path.join(FIXTURES, "hand-escapes.txt")
-ORIGINAL = open(HAND).read()
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tap import Tap  # noqa: E402
+from ddctltest import HAND, Ddctl, check, tap  # noqa: E402
 
-tap = Tap()
-
-
-check = tap.check
+ORIGINAL = open(HAND).read()
+run = Ddctl()
 
 
 def session(script, *opts, control=None):
@@ -36,12 +31,11 @@ def session(script, *opts, control=None):
         cap = os.path.join(d, "writes")
         if not control:
             shutil.copy(HAND, ctl)
-        p = subprocess.run([DDCTL, "--control", ctl, "--capture-writes", cap, *opts, "shell"],
-                           input=script, capture_output=True, text=True)
+        rc, out, err = run(*opts, "shell", control=ctl, capture=cap, stdin=script)
         data = open(cap).read() if os.path.exists(cap) else ""
         if not control and open(ctl).read() != ORIGINAL:
             data = "the control-file copy was written"
-    return p.returncode, p.stdout, p.stderr, data
+    return rc, out, err, data
 
 
 MARKER = "class names and flags."
@@ -54,9 +48,8 @@ def split_session(first, then, *opts):
         ctl = os.path.join(d, "control")
         cap = os.path.join(d, "writes")
         shutil.copy(HAND, ctl)
-        p = subprocess.Popen([DDCTL, "--control", ctl, "--capture-writes", cap, *opts, "shell"],
-                             stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p = run.popen(*opts, "shell", control=ctl, capture=cap, text=False,
+                      stdin=subprocess.PIPE)
         p.stdin.write((first + "help\n").encode())
         p.stdin.flush()
         out = b""
@@ -149,16 +142,15 @@ if rc == 0 and after and data:
         state = os.path.join(d, "after")
         open(state, "w").write(ORIGINAL.splitlines()[0] + "\n" +
                                "".join(control_line(s) + "\n" for s in after))
-        p = subprocess.run([DDCTL, "-C", state, "--check", "-j", "-f", "-"], input=data,
-                           capture_output=True, text=True)
-        res = json.loads(p.stdout) if p.returncode == 0 else {"changes": [None]}
+        prc, pout, perr = run("-C", state, "--check", "-j", "-f", "-", stdin=data)
+        res = json.loads(pout) if prc == 0 else {"changes": [None]}
         got = {(s["file"], s["line"], s["function"], s["format"]): s["flags"] for s in after}
         for c in res["changes"]:
             match = [k for k in got if k[:3] == (c["file"], c["line"], c["function"])]
             for k in match:
                 if got[k] == c["old"]:
                     got[k] = c["new"]
-        check("undo-bytes-restore-exactly", got == flags_of(before), data + p.stderr)
+        check("undo-bytes-restore-exactly", got == flags_of(before), data + perr)
 else:
     check("undo-bytes-restore-exactly", False, repr(data) + err)
 
@@ -206,7 +198,7 @@ check("help-option-does-not-leave", rc == 0 and "Usage" in out and "MODULE" in o
 rc, out, err, data = session("help\n")
 check("help-lists-commands", rc == 0 and all(w in out for w in
       ("begin", "commit", "abort", "pending", "undo", "modules", "info", "quit")), out)
-p = subprocess.run([DDCTL, "-C", HAND], input="", capture_output=True, text=True)
-check("no-args-not-a-terminal-is-usage", p.returncode == 2 and "Usage" in p.stderr, p.stderr)
+rc, out, err = run("-C", HAND, stdin="")
+check("no-args-not-a-terminal-is-usage", rc == 2 and "Usage" in err, err)
 
 tap.finish()
