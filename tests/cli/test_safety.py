@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-"""Data safety (issue 12 items 1-6, 14; issue 13 item 2's file errors):
-ddctl never takes an unreadable file for an empty one, never writes a file
-that is not the kernel's control file, writes nothing with --check, replaces
-the files it writes all or nothing, rejects NUL bytes and refuses symlinks.
+"""Data safety: ddctl never takes an unreadable file for an empty one, never
+writes a file that is not the kernel's control file, writes nothing with
+--check, replaces the files it writes all or nothing, rejects NUL bytes,
+refuses symlinks, and names FILE:LINE for a bad line of a query file.
 TAP output."""
 import json
 import os
@@ -36,7 +36,7 @@ def read(path):
         return f.read()
 
 
-# ---- item 1: a file that cannot be read is an error, not "everything off" ----
+# ---- a file that cannot be read is an error, not "everything off" ----
 adir = os.path.join(tmp, "a-directory")
 os.makedirs(adir)
 cap = os.path.join(tmp, "writes")
@@ -56,7 +56,7 @@ rc, out, err = run("--capture-writes", cap, "apply-config", config_root=root)
 check("read-error-dropin", rc == 1 and "20-odd.conf" in err and not os.path.exists(cap),
       "rc=%d\n%s%s" % (rc, out, err))
 
-# ---- item 2: only the kernel's control file is written ----
+# ---- only the kernel's control file is written ----
 for name, args in [("set", ["set", "module virtio_ring -p"]),
                    ("restore", ["restore", "-"]),
                    ("shell-commit", ["shell"])]:
@@ -81,7 +81,7 @@ rc, out, err = run("--capture-writes", cap, "set", "module virtio_ring -p", cont
 check("capture-writes", rc == 0 and read(cap) == b"module virtio_ring -p\n" and
       read(ctl) == read(ENABLED), "rc=%d\n%s%s" % (rc, out, err))
 
-# ---- item 3: --check writes nothing, anywhere ----
+# ---- --check writes nothing, anywhere ----
 saved = os.path.join(tmp, "check-saved.conf")
 rc, out, err = run("--check", "save", saved)
 check("check-save-writes-nothing", rc == 0 and not os.path.exists(saved) and
@@ -99,7 +99,7 @@ own = os.path.join(tmp, "check-persist.conf")
 rc, out, err = run("--check", "persist", own, config_root=root)
 check("check-persist-file-writes-nothing", rc == 0 and not os.path.exists(own), out + err)
 
-# ---- item 4: files replaced all or nothing; stdout checked ----
+# ---- files replaced all or nothing; stdout checked ----
 for name, args in [("save", ["save"]), ("list", ["list", "--no-pager"])]:
     with open("/dev/full", "w") as full:
         rc, out, err = run(*args, stdout=full)
@@ -124,7 +124,7 @@ rc, out, err = run("save", saved)
 check("save-replaces-keeps-mode", rc == 0 and b"module virtio_ring =pfl" in read(saved) and
       stat.S_IMODE(os.stat(saved).st_mode) == 0o600, "rc=%d %s" % (rc, err))
 
-# ---- item 5: a NUL byte is an error with FILE:LINE ----
+# ---- a NUL byte is an error with FILE:LINE ----
 nul = os.path.join(tmp, "nul.conf")
 with open(nul, "wb") as f:
     f.write(b"module virtio_ring -p\nmodule main -p\x00module x +p\nmodule virtio_ring +p\n")
@@ -140,7 +140,7 @@ rc, out, err = run("--capture-writes", cap, "apply-config", config_root=root)
 check("nul-dropin", rc == 2 and "10-nul.conf:2:" in err and "NUL" in err and
       not os.path.exists(cap), "rc=%d\n%s%s" % (rc, out, err))
 
-# ---- item 6: symlinks are refused, never followed ----
+# ---- symlinks are refused, never followed ----
 target = os.path.join(tmp, "victim")
 with open(target, "w") as f:
     f.write("precious\n")
@@ -153,7 +153,7 @@ rc, out, err = run("persist", link, config_root=os.path.join(tmp, "root-persist"
 check("persist-symlink-refused", rc == 1 and read(target) == b"precious\n" and "symbolic link" in err,
       "rc=%d %s" % (rc, err))
 
-# ---- issue 13 item 2: FILE:LINE; a file of comments is an empty set ----
+# ---- a bad line is named FILE:LINE; a file of comments is an empty set ----
 bad = os.path.join(tmp, "bad.conf")
 with open(bad, "w") as f:
     f.write("# first\n\nmodule virtio_ring -p\nmodule foo +x\n")
@@ -179,7 +179,7 @@ rc2, out, err = run("--check", "restore", zero)
 check("restore-default-save", rc == 0 and rc2 == 0 and "would change" in out and
       "nothing to change" not in out, out + err)
 
-# ---- item 14: a dangling symlink skips one drop-in; world-writable warns ----
+# ---- a dangling symlink skips one drop-in; world-writable warns ----
 root = os.path.join(tmp, "root-dangling")
 os.makedirs(os.path.join(root, "etc/ddctl.d"))
 os.symlink("/nonexistent/x.conf", os.path.join(root, "etc/ddctl.d/05-gone.conf"))

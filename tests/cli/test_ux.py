@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-"""ddctl as users expect it (issue 13): errors, options, help, output (TAP)."""
+"""ddctl as users expect it: errors, options, help, output (TAP)."""
 import os
 import re
 import shutil
@@ -26,7 +26,7 @@ def err_lines(err):
     return [line for line in err.splitlines() if line]
 
 
-# ---- item 2: one prefix, never the same error twice ----
+# ---- one prefix, never the same error twice ----
 rc, out, err = ddctl("list", "--frobnicate", "-C", HAND)
 check("prefix-unknown-option", rc == 2 and err.startswith("ddctl: ") and
       "list:" not in err and "frobnicate" in err, err)
@@ -74,7 +74,7 @@ with tempfile.TemporaryDirectory() as d:
 rc, out, err = ddctl("set")
 check("set-without-words-usage", rc == 2 and "at least one query" in err, err)
 
-# ---- item 3: options after the command, --, help, did-you-mean ----
+# ---- options after the command, --, help, did-you-mean ----
 rc, out, err = ddctl("list", "-C", HAND)
 check("option-after-command", rc == 0 and len(out.splitlines()) == 11, out + err)
 rc, out, err = ddctl("list", "--control=" + HAND, "module", "virtio")
@@ -113,7 +113,7 @@ rc, out, err = ddctl("-C", HAND, "shell", stdin="list --frobnicate\n")
 check("shell-option-error-short", rc == 2 and "Usage: ddctl" not in err and
       len(err_lines(err)) == 1 and "line 1" in err, err)
 
-# ---- item 4: an argument with spaces is one word ----
+# ---- an argument with spaces is one word ----
 rc, out, err = ddctl("-C", HAND, "--check", "set", "format", "probe %s", "+p")
 check("spaced-argument-one-word", rc == 0 and "would change 1 site" in out, out + err)
 rc, out, err = ddctl("-C", HAND, "list", "format", "probe %s")
@@ -123,7 +123,7 @@ check("whole-queries-still-queries", rc == 0 and "would change 4 sites" in out, 
 rc, out, err = ddctl("-C", HAND, "set", "module", "x")
 check("missing-flags-explained", rc == 2 and "flags" in err and "e.g." in err, err)
 
-# ---- item 5: list and modules output ----
+# ---- list and modules output ----
 rc, out = on_tty("-C", STOCK, "list", env={"PAGER": "cat", "COLUMNS": "80"})
 lines = out.splitlines()
 check("tty-header", rc == 0 and lines and lines[0].split()[:3] == ["FLAGS", "LOCATION", "MODULE"],
@@ -190,7 +190,7 @@ rc, out, err = ddctl("-C", HAND, "modules", "--enabled", "virtio-net", "main")
 check("modules-enabled", rc == 0 and [x.split()[0] for x in out.splitlines()[1:]] ==
       ["virtio_net"], out + err)
 
-# ---- item 8: ddctl(8) has every command in SYNOPSIS and every option ----
+# ---- ddctl(8) has every command in SYNOPSIS and every option ----
 MAN = os.path.join(SRC, "man", "ddctl.8")
 man = open(MAN).read()
 synopsis = man.split(".SH SYNOPSIS")[1].split(".SH")[0]
@@ -205,7 +205,7 @@ missing = ["--" + o for o in longs if "\\-\\-" + o.replace("-", "\\-") not in op
 missing += ["-" + o for o in shorts if ".BR \\-%s " % o not in options]
 check("man-every-option", longs and not missing, "missing: %s" % missing)
 
-# ---- item 11: a status line while a split set is written ----
+# ---- a status line while a split set is written ----
 with tempfile.TemporaryDirectory() as d:
     ctl = os.path.join(d, "control")
     qf = os.path.join(d, "queries")

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-"""Install layout and test registration (issue 13, item 9), TAP output:
-configures the source tree with `meson setup` in temporary directories and
-checks `meson introspect --installed` and `--tests`; checks which packages
-tests/deps.sh would install (--print, installs nothing)."""
+"""Install layout and test registration, TAP output: configures the source
+tree with `meson setup` in temporary directories and checks `meson introspect
+--installed` and `--tests`; checks which packages tests/deps.sh would install
+(--print, installs nothing)."""
 import json
 import os
 import subprocess
