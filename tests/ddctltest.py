@@ -153,6 +153,22 @@ class Ddctl:
             data.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
+def write_split_set(control, queries, sites=2000):
+    """Writes a control file of @sites callsites (big.c:1.. of module big,
+    all off) and a query file of one query per site (`file big.c line N
+    +p`): a set too long for one write to the kernel."""
+    with open(control, "w") as f, open(queries, "w") as g:
+        f.write("# filename:lineno [module]function flags format\n")
+        for i in range(1, sites + 1):
+            f.write('big.c:%d [big]f%d =_ "m%d\\n"\n' % (i, i, i))
+            g.write("file big.c line %d +p\n" % i)
+
+
+def err_lines(err):
+    """The non-empty lines of @err: how many messages ddctl printed."""
+    return [line for line in err.splitlines() if line]
+
+
 def bash_complete(words, env=None, cwd=None):
     """What data/bash-completion/ddctl offers for @words (the last one is
     being completed): (stdout, one word a line, and stderr)."""

@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from ddctltest import ENABLED, STOCK, Ddctl, check, tap  # noqa: E402
+from ddctltest import ENABLED, STOCK, Ddctl, check, tap, write_split_set  # noqa: E402
 
 tmp = tempfile.mkdtemp()
 EMPTY_ROOT = os.path.join(tmp, "no-config")
@@ -214,11 +214,7 @@ check("info-unparsable-table-exit-1", rc == 1 and "callsites:     0" not in out,
 # whether the writes before it were undone ("full disk" on the 2nd write)
 big = os.path.join(tmp, "big-control")
 queries = os.path.join(tmp, "big-queries")
-with open(big, "w") as f, open(queries, "w") as g:
-    f.write("# filename:lineno [module]function flags format\n")
-    for i in range(1, 2001):
-        f.write('big.c:%d [big]f%d =_ "m%d\\n"\n' % (i, i, i))
-        g.write("file big.c line %d +p\n" % (i))
+write_split_set(big, queries)
 if os.path.exists(cap):
     os.unlink(cap)
 
