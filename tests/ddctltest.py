@@ -170,8 +170,8 @@ def err_lines(err):
 
 
 def bash_complete(words, env=None, cwd=None):
-    """What data/bash-completion/ddctl offers for @words (the last one is
-    being completed): (stdout, one word a line, and stderr)."""
+    """What data/bash-completion/ddctl offers for @words, the last of which
+    is being completed: bash's stdout (one word a line) and stderr."""
     script = """
 source %s
 source %s
