@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 #define BOOT_CONF "/run/ddctl/boot.conf"
 

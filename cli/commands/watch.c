@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 /* watch --json: one line per module, the set's members after "module". */
 static void print_event_head(struct cli *cli, const char *module)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 /* save --json: {"file":PATH|null,"queries":[...]}, the script's queries. */
 static void print_json(const char *path, const char *text)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 static int load_state(struct cli *cli, struct ddctl_table *live, const char *what,
 		      struct ddctl_table **out)

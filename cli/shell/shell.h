@@ -4,7 +4,7 @@
 #ifndef DDCTL_SHELL_H
 #define DDCTL_SHELL_H
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 #define SHELL_UNDO_MAX 16
 

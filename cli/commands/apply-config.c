@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 static int print_file(const char *path, void *data)
 {

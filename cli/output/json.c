@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 /*
  * A JSON string, always valid UTF-8: a byte that does not start a valid

@@ -8,7 +8,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 static int cmd_help(struct cli *cli, int argc, char **argv);
 

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 static int print_event(const struct ddctl_event *ev, void *data)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 static void print_json_tail(unsigned int writes, bool expanded, bool verified,
 			    long keys);

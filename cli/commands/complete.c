@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ddctl-cli.h"
-#include "shell.h"
+#include "cli.h"
+#include "shell/shell.h"
 
 int cmd_complete(struct cli *cli, int argc, char **argv)
 {

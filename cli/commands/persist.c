@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 struct written {
 	const char *file; /* NULL: ddctl's own file in modprobe.d */

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 static struct timespec start;
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 struct walk {
 	struct cli *cli;

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 #define DECORATION (DDCTL_FLAG_MODNAME | DDCTL_FLAG_FUNCNAME | \
 		    DDCTL_FLAG_SOURCENAME | DDCTL_FLAG_LINENO)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 enum field { F_FLAGS, F_LOCATION, F_FILE, F_LINE, F_MODULE, F_FUNCTION,
 	     F_CLASS, F_FORMAT, F_COUNT };

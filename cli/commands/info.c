@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 int cmd_info(struct cli *cli, int argc, char **argv)
 {

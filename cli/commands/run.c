@@ -3,7 +3,7 @@
 /* ddctl run QUERY... -- COMMAND: a follow session for as long as COMMAND runs. */
 #include <string.h>
 
-#include "ddctl-cli.h"
+#include "cli.h"
 
 int cmd_run(struct cli *cli, int argc, char **argv)
 {
