@@ -7,13 +7,15 @@
  * the table in use (-C honoured) plus, for module, every module libkmod can
  * load. Hidden: not in --help, not in the shell.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "shell/shell.h"
+#include "commands/commands.h"
+#include "shell/complete.h"
 
-int cmd_complete(struct cli *cli, int argc, char **argv)
+int cmd_complete(struct cli *cli, const struct cli_opts *opts, int argc,
+	         char **argv)
 {
 	static const char *const query_commands[] = { "q", NULL };
 	static const char *const commands[] = { "q", NULL };

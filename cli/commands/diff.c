@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands/commands.h"
+#include "ops/ops.h"
 
 static int load_state(struct cli *cli, struct ddctl_table *live, const char *what,
 		      struct ddctl_table **out)
@@ -43,10 +44,15 @@ static int load_state(struct cli *cli, struct ddctl_table *live, const char *wha
 static void print_diff(struct cli *cli, struct ddctl_table *a, struct ddctl_table *b)
 {
 	char fa[DDCTL_FLAGS_BUFSZ], fb[DDCTL_FLAGS_BUFSZ];
+	struct json_writer w;
 	size_t i, n = 0;
 
-	if (cli->json)
-		printf("{\"differences\":[");
+	json_init(&w, stdout);
+	if (cli->json) {
+		json_begin_object(&w);
+		json_key(&w, "differences");
+		json_begin_array(&w);
+	}
 	for (i = 0; i < ddctl_table_get_count(a); i++) {
 		const struct ddctl_site *sa = ddctl_table_get_site(a, i);
 		unsigned int x = ddctl_site_get_flags(sa);
@@ -57,9 +63,13 @@ static void print_diff(struct cli *cli, struct ddctl_table *a, struct ddctl_tabl
 		ddctl_flags_format(x, fa);
 		ddctl_flags_format(y, fb);
 		if (cli->json) {
-			printf("%s{", n ? "," : "");
-			json_site_fields(stdout, sa);
-			printf(",\"a\":\"%s\",\"b\":\"%s\"}", fa, fb);
+			json_begin_object(&w);
+			json_site(&w, sa);
+			json_key(&w, "a");
+			json_string(&w, fa);
+			json_key(&w, "b");
+			json_string(&w, fb);
+			json_end_object(&w);
 		} else {
 			printf("%s:%u [%s]%s %s -> %s\n", ddctl_site_get_file(sa),
 			       ddctl_site_get_line(sa), ddctl_site_get_module(sa),
@@ -67,21 +77,22 @@ static void print_diff(struct cli *cli, struct ddctl_table *a, struct ddctl_tabl
 		}
 		n++;
 	}
-	if (cli->json)
-		printf("],\"count\":%zu}\n", n);
-	else
+	if (cli->json) {
+		json_end_array(&w);
+		json_key(&w, "count");
+		json_uint(&w, n);
+		json_end_object(&w);
+	} else {
 		printf("%zu callsite%s differ%s\n", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+	}
 }
 
-int cmd_diff(struct cli *cli, int argc, char **argv)
+int cmd_diff(struct cli *cli, const struct cli_opts *opts, int argc,
+	     char **argv)
 {
 	struct ddctl_table *live = NULL, *a = NULL, *b = NULL;
 	int st;
 
-	if (argc != 2) {
-		cli_error(cli, "diff needs two states: saved files or '-' for the live state\n");
-		return EXIT_USAGE;
-	}
 	st = cli_read_table(cli, &live);
 	if (!st)
 		st = load_state(cli, live, argv[0], &a);

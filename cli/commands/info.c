@@ -4,9 +4,38 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands/commands.h"
+#include "ops/ops.h"
 
-int cmd_info(struct cli *cli, int argc, char **argv)
+static void print_json(struct cli *cli, const char *path, unsigned int features,
+		       bool known, size_t sites)
+{
+	struct json_writer w;
+
+	json_init(&w, stdout);
+	json_begin_object(&w);
+	json_key(&w, "control");
+	json_string(&w, path);
+	json_key(&w, "kernel_control");
+	json_bool(&w, features & DDCTL_FEATURE_CONTROL);
+	json_key(&w, "negation");
+	json_bool(&w, features & DDCTL_FEATURE_NEGATION);
+	json_key(&w, "transactions");
+	json_bool(&w, features & DDCTL_FEATURE_TRANSACTIONS);
+	json_key(&w, "netlink");
+	json_bool(&w, features & DDCTL_FEATURE_NETLINK);
+	json_key(&w, "backend");
+	json_string(&w, cli_backend_name(cli));
+	json_key(&w, "sites");
+	if (known)
+		json_uint(&w, sites);
+	else
+		json_null(&w);
+	json_end_object(&w);
+}
+
+int cmd_info(struct cli *cli, const struct cli_opts *opts, int argc,
+	     char **argv)
 {
 	struct ddctl_table *table = NULL;
 	unsigned int features = 0;
@@ -14,10 +43,6 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 	size_t sites = 0;
 	int r, st = EXIT_REFUSED;
 
-	if (argc > 0) {
-		cli_error(cli, "info takes no arguments\n");
-		return EXIT_USAGE;
-	}
 	r = ddctl_get_control_path(cli->ctx, &path);
 	if (r == 0)
 		r = ddctl_get_features(cli->ctx, &features);
@@ -29,21 +54,7 @@ int cmd_info(struct cli *cli, int argc, char **argv)
 		sites = ddctl_table_get_count(table);
 	ddctl_table_unref(table);
 	if (cli->json) {
-		printf("{\"control\":");
-		if (path)
-			json_string(stdout, path);
-		else
-			printf("null");
-		printf(",\"kernel_control\":%s,\"negation\":%s,\"transactions\":%s,\"netlink\":%s,\"backend\":\"%s\",\"sites\":",
-		       features & DDCTL_FEATURE_CONTROL ? "true" : "false",
-		       features & DDCTL_FEATURE_NEGATION ? "true" : "false",
-		       features & DDCTL_FEATURE_TRANSACTIONS ? "true" : "false",
-		       features & DDCTL_FEATURE_NETLINK ? "true" : "false",
-		       cli_backend_name(cli));
-		if (st == EXIT_OK)
-			printf("%zu}\n", sites);
-		else
-			printf("null}\n");
+		print_json(cli, path, features, st == EXIT_OK, sites);
 	} else {
 		printf("control file:  %s%s\n", path ? path : "none",
 		       path && !(features & DDCTL_FEATURE_CONTROL) ? " (not a kernel file)" : "");

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands/commands.h"
+#include "ops/ops.h"
 
 enum field { F_FLAGS, F_LOCATION, F_FILE, F_LINE, F_MODULE, F_FUNCTION,
 	     F_CLASS, F_FORMAT, F_COUNT };
@@ -57,14 +58,15 @@ static int parse_fields(struct cli *cli, const char *opt, const char *list,
 }
 
 /* --flags pf: the sites with all of these flags; _: with none. */
-static int parse_flag_filter(struct cli *cli, unsigned int *want, bool *none)
+static int parse_flag_filter(struct cli *cli, const char *flags, unsigned int *want,
+			     bool *none)
 {
 	static const char letters[] = "pmflts";
 	const char *p, *at;
 
 	*want = 0;
 	*none = false;
-	for (p = cli->flags; p && *p; p++) {
+	for (p = flags; p && *p; p++) {
 		at = strchr(letters, *p);
 		if (*p == '_')
 			*none = true;
@@ -154,28 +156,29 @@ static char *cell(const struct ddctl_site *site, enum field f)
 	}
 }
 
-static void print_json_site(const struct ddctl_site *site, bool first)
+static void print_json_site(struct json_writer *w, const struct ddctl_site *site)
 {
 	char flags[DDCTL_FLAGS_BUFSZ];
 	const char *cls = ddctl_site_get_class(site);
 
-	printf("%s\n{", first ? "" : ",");
-	json_site_fields(stdout, site);
-	printf(",\"flags\":\"%s\",\"format\":",
-	       ddctl_flags_format(ddctl_site_get_flags(site), flags));
-	json_string(stdout, ddctl_site_get_format(site));
-	printf(",\"class\":");
-	if (cls && *cls)
-		json_string(stdout, cls);
-	else
-		printf("null");
+	json_begin_object(w);
+	json_site(w, site);
+	json_key(w, "flags");
+	json_string(w, ddctl_flags_format(ddctl_site_get_flags(site), flags));
+	json_key(w, "format");
+	json_string(w, ddctl_site_get_format(site));
+	json_key(w, "class");
+	json_string(w, cls && *cls ? cls : NULL);
+	json_key(w, "class_id");
 	if (cls && !*cls)
-		printf(",\"class_id\":%d}", ddctl_site_get_class_id(site));
+		json_int(w, ddctl_site_get_class_id(site));
 	else
-		printf(",\"class_id\":null}");
+		json_null(w);
+	json_end_object(w);
 }
 
-static int print_text(struct cli *cli, const struct ddctl_site **sites, size_t n)
+static int print_text(struct cli *cli, const char *output,
+		      const struct ddctl_site **sites, size_t n)
 {
 	static const enum field dflt[] = { F_FLAGS, F_LOCATION, F_MODULE, F_FUNCTION,
 					   F_CLASS, F_FORMAT };
@@ -187,8 +190,8 @@ static int print_text(struct cli *cli, const struct ddctl_site **sites, size_t n
 	size_t i, j, nf;
 	int st;
 
-	if (cli->output) {
-		st = parse_fields(cli, "--output", cli->output, fields, &nf);
+	if (output) {
+		st = parse_fields(cli, "--output", output, fields, &nf);
 		if (st)
 			return st;
 	} else {
@@ -219,7 +222,51 @@ static int print_text(struct cli *cli, const struct ddctl_site **sites, size_t n
 	return EXIT_OK;
 }
 
-int cmd_list(struct cli *cli, int argc, char **argv)
+static int print_options(const char *module, const char *options,
+			 const char *source, void *data)
+{
+	struct json_writer *w = data;
+
+	if (w) {
+		json_begin_object(w);
+		json_key(w, "module");
+		json_string(w, module);
+		json_key(w, "options");
+		json_string(w, options);
+		json_key(w, "source");
+		json_string(w, source);
+		json_end_object(w);
+	} else {
+		printf("%-20s %-40s %s\n", module, options, source);
+	}
+	return 0;
+}
+
+/* list --persistent: the dyndbg= modprobe options that will apply. */
+static int list_persistent(struct cli *cli)
+{
+	struct json_writer w;
+	int r;
+
+	json_init(&w, stdout);
+	if (cli->json)
+		json_begin_array_lines(&w);
+	else
+		printf("%-20s %-40s %s\n", "MODULE", "OPTIONS", "SOURCE");
+	r = ddctl_module_foreach_persistent(cli->ctx, print_options,
+					    cli->json ? &w : NULL);
+	if (cli->json)
+		json_end_array(&w);
+	if (r < 0) {
+		cli_error(cli, "cannot read the modprobe configuration: %s\n",
+			strerror(-r));
+		return EXIT_REFUSED;
+	}
+	return EXIT_OK;
+}
+
+int cmd_list(struct cli *cli, const struct cli_opts *opts, int argc,
+	     char **argv)
 {
 	struct ddctl_queryset *filter = NULL;
 	struct ddctl_table *table = NULL;
@@ -231,14 +278,14 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 	char *text;
 	int st;
 
-	if (cli->persistent)
-		return cli_list_persistent(cli);
-	st = parse_flag_filter(cli, &want, &none);
-	if (!st && cli->sort)
-		st = parse_fields(cli, "--sort", cli->sort, keys.keys, &keys.n);
+	if (opts->persistent)
+		return list_persistent(cli);
+	st = parse_flag_filter(cli, opts->flags, &want, &none);
+	if (!st && opts->sort)
+		st = parse_fields(cli, "--sort", opts->sort, keys.keys, &keys.n);
 	if (st)
 		return st;
-	if (cli->enabled)
+	if (opts->enabled)
 		want |= DDCTL_FLAG_PRINT;
 	if (argc > 0) {
 		text = cli_join_args(argc, argv);
@@ -274,12 +321,15 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 	if (keys.n)
 		qsort_r(sites, count, sizeof(*sites), cmp_sites, &keys);
 	if (cli->json) {
-		printf("[");
+		struct json_writer w;
+
+		json_init(&w, stdout);
+		json_begin_array_lines(&w);
 		for (i = 0; i < count; i++)
-			print_json_site(sites[i], i == 0);
-		printf("%s]\n", count ? "\n" : "");
+			print_json_site(&w, sites[i]);
+		json_end_array(&w);
 	} else {
-		st = print_text(cli, sites, count);
+		st = print_text(cli, opts->output, sites, count);
 	}
 out:
 	free(sites);

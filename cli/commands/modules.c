@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands/commands.h"
+#include "ops/ops.h"
 
 struct modstat {
 	const char *name;
@@ -27,12 +28,12 @@ static void underscores(char *s)
 }
 
 /* ddctl modules [PATTERN...] [--enabled] */
-static bool wanted(struct cli *cli, const struct modstat *m, int argc, char **argv)
+static bool wanted(bool enabled, const struct modstat *m, int argc, char **argv)
 {
 	char name[256], pat[256];
 	int i;
 
-	if (cli->enabled && !m->enabled)
+	if (enabled && !m->enabled)
 		return false;
 	snprintf(name, sizeof(name), "%s", m->name);
 	underscores(name);
@@ -45,9 +46,11 @@ static bool wanted(struct cli *cli, const struct modstat *m, int argc, char **ar
 	return argc == 0;
 }
 
-int cmd_modules(struct cli *cli, int argc, char **argv)
+int cmd_modules(struct cli *cli, const struct cli_opts *opts, int argc,
+	        char **argv)
 {
 	struct ddctl_table *table = NULL;
+	struct json_writer w;
 	struct modstat *mods = NULL, *m;
 	size_t i, j, n, count = 0;
 	int st;
@@ -78,29 +81,34 @@ int cmd_modules(struct cli *cli, int argc, char **argv)
 		m->enabled += !!(ddctl_site_get_flags(s) & DDCTL_FLAG_PRINT);
 	}
 	for (i = 0, j = 0; i < count; i++)
-		if (wanted(cli, &mods[i], argc, argv))
+		if (wanted(opts->enabled, &mods[i], argc, argv))
 			mods[j++] = mods[i];
 	count = j;
 	qsort(mods, count, sizeof(*mods), cmp_mod);
+	json_init(&w, stdout);
 	if (cli->json) {
-		printf("[");
+		json_begin_array(&w);
 	} else {
 		cli_pager_start(cli); /* 1,500 modules on a distribution kernel */
 		printf("%-32s %7s %7s\n", "MODULE", "SITES", "ENABLED");
 	}
 	for (i = 0; i < count; i++) {
 		if (cli->json) {
-			printf("%s{\"module\":", i ? "," : "");
-			json_string(stdout, mods[i].name);
-			printf(",\"sites\":%u,\"enabled\":%u}", mods[i].sites,
-			       mods[i].enabled);
+			json_begin_object(&w);
+			json_key(&w, "module");
+			json_string(&w, mods[i].name);
+			json_key(&w, "sites");
+			json_uint(&w, mods[i].sites);
+			json_key(&w, "enabled");
+			json_uint(&w, mods[i].enabled);
+			json_end_object(&w);
 		} else {
 			printf("%-32s %7u %7u\n", mods[i].name, mods[i].sites,
 			       mods[i].enabled);
 		}
 	}
 	if (cli->json)
-		printf("]\n");
+		json_end_array(&w);
 	free(mods);
 	ddctl_table_unref(table);
 	return EXIT_OK;

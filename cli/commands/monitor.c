@@ -4,17 +4,24 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands/commands.h"
+#include "ops/ops.h"
 
 static int print_event(const struct ddctl_event *ev, void *data)
 {
 	struct cli *cli = data;
+	struct json_writer w;
 
 	if (cli->json) {
-		printf("{\"queries\":");
-		json_string(stdout, ev->queries);
-		printf(",\"sites_changed\":%u,\"keys_patched\":%u}\n",
-		       ev->sites_changed, ev->keys_patched);
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_key(&w, "queries");
+		json_string(&w, ev->queries);
+		json_key(&w, "sites_changed");
+		json_uint(&w, ev->sites_changed);
+		json_key(&w, "keys_patched");
+		json_uint(&w, ev->keys_patched);
+		json_end_object(&w);
 	} else {
 		printf("changed %u site%s, patched %u key%s: ", ev->sites_changed,
 		       ev->sites_changed == 1 ? "" : "s", ev->keys_patched,
@@ -33,22 +40,25 @@ static int print_event(const struct ddctl_event *ev, void *data)
  */
 static void report_lost(struct cli *cli)
 {
+	struct json_writer w;
+
 	if (cli->json) {
-		printf("{\"events_lost\":true}\n");
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_key(&w, "events_lost");
+		json_bool(&w, true);
+		json_end_object(&w);
 		fflush(stdout);
 	}
 	fprintf(stderr, "ddctl: notifications lost: the kernel sent more than this monitor read in time, so changes are missing here ('ddctl list' shows the state now)\n");
 }
 
-int cmd_monitor(struct cli *cli, int argc, char **argv)
+int cmd_monitor(struct cli *cli, const struct cli_opts *opts, int argc,
+	        char **argv)
 {
 	struct ddctl_monitor *mon = NULL;
 	int r;
 
-	if (argc > 0) {
-		cli_error(cli, "monitor takes no arguments\n");
-		return EXIT_USAGE;
-	}
 	r = ddctl_monitor_new(cli->ctx, &mon);
 	if (r == -ENOENT) {
 		cli_error(cli, "the kernel has no dyndbg netlink family: no change notifications (see ddctl info)\n");

@@ -1,44 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
-/* ddctl persist / list --persistent: the configuration as modprobe options. */
-#include <errno.h>
+/* ddctl persist: the configuration as dyndbg= modprobe options. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands/commands.h"
+#include "ops/ops.h"
 
 struct written {
-	const char *file; /* NULL: ddctl's own file in modprobe.d */
-	unsigned int n;
+	struct json_writer w;
+	bool file; /* "file" has its value and "modules" is open */
 };
 
-static void print_module(struct written *w, const char *module, const char *options)
+static void print_module(struct written *wr, const char *module, const char *options)
 {
-	printf("%s{\"module\":", w->n++ ? "," : "");
-	json_string(stdout, module);
-	printf(",\"options\":");
-	json_string(stdout, options);
-	printf("}");
+	json_begin_object(&wr->w);
+	json_key(&wr->w, "module");
+	json_string(&wr->w, module);
+	json_key(&wr->w, "options");
+	json_string(&wr->w, options);
+	json_end_object(&wr->w);
+}
+
+/* The file "modules" belongs to: the source of the first of ddctl's own. */
+static void open_modules(struct written *wr, const char *file)
+{
+	json_string(&wr->w, file);
+	json_key(&wr->w, "modules");
+	json_begin_array(&wr->w);
+	wr->file = true;
 }
 
 static int own_options(const char *module, const char *options,
 		       const char *source, void *data)
 {
-	struct written *w = data;
+	struct written *wr = data;
 
 	if (strcmp(source, "modprobe.d")) { /* ddctl's own file */
-		if (!w->file) {
-			w->file = strdup(source);
-			json_string(stdout, source);
-			printf(",\"modules\":[");
-		}
-		print_module(w, module, options);
+		if (!wr->file)
+			open_modules(wr, source);
+		print_module(wr, module, options);
 	}
 	return 0;
 }
 
 /* The "options MODULE ..." lines of @text as JSON members; @text is cut up. */
-static void print_options_lines(struct written *w, char *text)
+static void print_options_lines(struct written *wr, char *text)
 {
 	char *line, *save = NULL, *opts, module[256];
 
@@ -46,7 +54,7 @@ static void print_options_lines(struct written *w, char *text)
 		if (sscanf(line, "options %255s", module) != 1)
 			continue;
 		opts = strstr(line, module) + strlen(module);
-		print_module(w, module, opts + strspn(opts, " "));
+		print_module(wr, module, opts + strspn(opts, " "));
 	}
 }
 
@@ -56,29 +64,26 @@ static void print_options_lines(struct written *w, char *text)
  */
 static void print_json(struct cli *cli, const char *path, char *text)
 {
-	struct written w = { path, 0 };
+	struct written wr = { .file = false };
 	char *own = NULL;
 
-	printf("{\"file\":");
+	json_init(&wr.w, stdout);
+	json_begin_object(&wr.w);
+	json_key(&wr.w, "file");
 	if (!path && !text) {
-		ddctl_module_foreach_persistent(cli->ctx, own_options, &w);
-		if (!w.file)
-			printf("null,\"modules\":[");
-		free((char *)w.file);
-		printf("]}\n");
-		return;
+		ddctl_module_foreach_persistent(cli->ctx, own_options, &wr);
+	} else {
+		open_modules(&wr, path);
+		if (!text)
+			text = own = cli_read_file(path);
+		if (text)
+			print_options_lines(&wr, text);
+		free(own);
 	}
-	if (path)
-		json_string(stdout, path);
-	else
-		printf("null");
-	printf(",\"modules\":[");
-	if (!text)
-		text = own = cli_read_file(path);
-	if (text)
-		print_options_lines(&w, text);
-	free(own);
-	printf("]}\n");
+	if (!wr.file)
+		open_modules(&wr, NULL);
+	json_end_array(&wr.w);
+	json_end_object(&wr.w);
 }
 
 /* persist --check: the text that would be written, written nowhere. */
@@ -100,15 +105,12 @@ static int persist_check(struct cli *cli, struct ddctl_queryset *set,
 	return EXIT_OK;
 }
 
-int cmd_persist(struct cli *cli, int argc, char **argv)
+int cmd_persist(struct cli *cli, const struct cli_opts *opts, int argc,
+	        char **argv)
 {
 	struct ddctl_queryset *set = NULL;
 	int r, st;
 
-	if (argc > 1) {
-		cli_error(cli, "persist takes at most one FILE\n");
-		return EXIT_USAGE;
-	}
 	st = cli_load_config(cli, &set);
 	if (st)
 		return st;
@@ -123,49 +125,5 @@ int cmd_persist(struct cli *cli, int argc, char **argv)
 		return EXIT_REFUSED;
 	if (cli->json)
 		print_json(cli, argc ? argv[0] : NULL, NULL);
-	return EXIT_OK;
-}
-
-struct shown {
-	struct cli *cli;
-	unsigned int n;
-};
-
-static int print_options(const char *module, const char *options,
-			 const char *source, void *data)
-{
-	struct shown *sh = data;
-
-	if (sh->cli->json) {
-		printf("%s\n{\"module\":", sh->n++ ? "," : "");
-		json_string(stdout, module);
-		printf(",\"options\":");
-		json_string(stdout, options);
-		printf(",\"source\":");
-		json_string(stdout, source);
-		printf("}");
-	} else {
-		printf("%-20s %-40s %s\n", module, options, source);
-	}
-	return 0;
-}
-
-int cli_list_persistent(struct cli *cli)
-{
-	struct shown sh = { .cli = cli };
-	int r;
-
-	if (cli->json)
-		printf("[");
-	else
-		printf("%-20s %-40s %s\n", "MODULE", "OPTIONS", "SOURCE");
-	r = ddctl_module_foreach_persistent(cli->ctx, print_options, &sh);
-	if (cli->json)
-		printf("%s]\n", sh.n ? "\n" : "");
-	if (r < 0) {
-		cli_error(cli, "cannot read the modprobe configuration: %s\n",
-			strerror(-r));
-		return EXIT_REFUSED;
-	}
 	return EXIT_OK;
 }

@@ -3,9 +3,10 @@
 /* ddctl run QUERY... -- COMMAND: a follow session for as long as COMMAND runs. */
 #include <string.h>
 
-#include "cli.h"
+#include "commands/commands.h"
+#include "ops/ops.h"
 
-int cmd_run(struct cli *cli, int argc, char **argv)
+int cmd_run(struct cli *cli, const struct cli_opts *opts, int argc, char **argv)
 {
 	int i;
 
@@ -15,6 +16,10 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		cli_error(cli, "run needs queries, '--' and a command: ddctl run QUERY... -- COMMAND [ARGS]\n");
 		return EXIT_USAGE;
 	}
+	if (i == 0 && !opts->file) {
+		cli_error(cli, "run needs at least one query, or -f FILE\n");
+		return EXIT_USAGE;
+	}
 	argv[i] = NULL; /* the queries end here; the command ends at argv[argc] */
-	return cli_follow(cli, "run", i, argv, argv + i + 1);
+	return cli_follow(cli, opts, "run", i, argv, argv + i + 1);
 }

@@ -1,24 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
-/* ddctl save / restore: the non-default state as a query script, and back. */
+/*
+ * ddctl save: the non-default state as a query script; save --boot: the
+ * boot snapshot that ddctl reset goes back to.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands/commands.h"
+#include "ops/ops.h"
 
 /* save --json: {"file":PATH|null,"queries":[...]}, the script's queries. */
 static void print_json(const char *path, const char *text)
 {
+	struct json_writer w;
 	const char *p, *end;
-	bool first = true;
 
-	printf("{\"file\":");
-	if (path)
-		json_string(stdout, path);
-	else
-		printf("null");
-	printf(",\"queries\":[");
+	json_init(&w, stdout);
+	json_begin_object(&w);
+	json_key(&w, "file");
+	json_string(&w, path);
+	json_key(&w, "queries");
+	json_begin_array(&w);
 	for (p = text; *p; p = *end ? end + 1 : end) {
 		char *line;
 
@@ -28,12 +32,11 @@ static void print_json(const char *path, const char *text)
 		line = strndup(p, (size_t)(end - p));
 		if (!line)
 			continue;
-		printf("%s", first ? "" : ",");
-		json_string(stdout, line);
-		first = false;
+		json_string(&w, line);
 		free(line);
 	}
-	printf("]}\n");
+	json_end_array(&w);
+	json_end_object(&w);
 }
 
 /*
@@ -63,22 +66,41 @@ static int save_output(struct cli *cli, const char *path, const char *text)
 	return EXIT_OK;
 }
 
-int cmd_save(struct cli *cli, int argc, char **argv)
+/* save --boot: keep the current state as the boot snapshot, once. */
+static int save_boot(struct cli *cli)
+{
+	struct ddctl_table *table = NULL;
+	int r, st = cli_read_table(cli, &table);
+
+	if (st)
+		return st;
+	r = cli->check ? 0 : ddctl_boot_state_save(table);
+	ddctl_table_unref(table);
+	if (r == -EEXIST) {
+		if (!cli->quiet && !cli->json)
+			printf("kept the boot snapshot %s\n", cli_boot_snapshot_name());
+		return EXIT_OK;
+	}
+	if (r < 0) {
+		cli_error(cli, "cannot write the boot snapshot %s: %s\n",
+			  cli_boot_snapshot_name(), strerror(-r));
+		return EXIT_REFUSED;
+	}
+	if (!cli->quiet && !cli->json)
+		printf("%s the boot snapshot %s\n", cli->check ? "would write" : "wrote",
+		       cli_boot_snapshot_name());
+	return EXIT_OK;
+}
+
+int cmd_save(struct cli *cli, const struct cli_opts *opts, int argc,
+	     char **argv)
 {
 	struct ddctl_table *table = NULL;
 	char *text = NULL;
 	int r, st;
 
-	if (cli->boot && argc > 0) {
-		cli_error(cli, "save --boot takes no FILE (it writes /run/ddctl/boot.conf)\n");
-		return EXIT_USAGE;
-	}
-	if (cli->boot)
-		return cli_save_boot(cli);
-	if (argc > 1) {
-		cli_error(cli, "save takes at most one FILE\n");
-		return EXIT_USAGE;
-	}
+	if (opts->boot)
+		return save_boot(cli);
 	st = cli_read_table(cli, &table);
 	if (st)
 		return st;
@@ -90,55 +112,5 @@ int cmd_save(struct cli *cli, int argc, char **argv)
 	}
 	st = save_output(cli, argc == 1 && strcmp(argv[0], "-") ? argv[0] : NULL, text);
 	free(text);
-	return st;
-}
-
-/* A ddctl save starts so; without queries it is the default state. */
-#define SAVE_MAGIC "# ddctl saved state"
-
-/* Bring the state to what @script gives, as one set (restore, reset). */
-int cli_restore_script(struct cli *cli, const char *what,
-		       struct ddctl_queryset *script)
-{
-	struct ddctl_queryset *set = NULL;
-	struct ddctl_table *table = NULL;
-	int r, st = cli_read_table(cli, &table);
-
-	if (st)
-		return st;
-	r = ddctl_queryset_new_from_script(cli->ctx, table, script, &set);
-	if (r < 0) {
-		cli_error(cli, "cannot restore %s: %s\n", what, strerror(-r));
-		st = cli_errno_status(r);
-	} else {
-		st = cli_commit_set(cli, set, table);
-	}
-	ddctl_queryset_unref(set);
-	ddctl_table_unref(table);
-	return st;
-}
-
-int cmd_restore(struct cli *cli, int argc, char **argv)
-{
-	struct ddctl_queryset *script = NULL;
-	char *text = NULL;
-	int st;
-
-	if (argc != 1) {
-		cli_error(cli, "restore needs one FILE ('-' is stdin)\n");
-		return EXIT_USAGE;
-	}
-	st = cli_parse_file(cli, argv[0], &script, &text);
-	/* no queries: "all default" only when ddctl saved it so */
-	if (!st && ddctl_queryset_get_count(script) == 0 &&
-	    strncmp(text, SAVE_MAGIC, strlen(SAVE_MAGIC))) {
-		st = cli_nothing_to_change(cli);
-		goto out;
-	}
-	if (!st)
-		st = cli_restore_script(cli, argv[0], script);
-out:
-	free(text);
-	ddctl_queryset_unref(script);
 	return st;
 }

@@ -9,10 +9,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "commands/commands.h"
+#include "ops/ops.h"
 
 struct walk {
 	struct cli *cli;
+	bool restore;
+	struct json_writer w;
 	unsigned int listed, ended, restored, failed;
 };
 
@@ -25,15 +28,20 @@ static void print_session(struct walk *w, struct ddctl_session *s, bool running)
 	if (localtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	if (w->cli->json) {
-		printf("%s{\"pid\":%ld,\"start\":%lld,\"running\":%s,\"command\":",
-		       w->listed ? "," : "", ddctl_session_get_pid(s),
-		       ddctl_session_get_start(s), running ? "true" : "false");
-		json_string(stdout, ddctl_session_get_command(s));
-		printf(",\"record\":");
-		json_string(stdout, ddctl_session_get_path(s));
-		printf(",\"restore\":");
-		json_string(stdout, ddctl_session_get_restore_script(s));
-		printf("}");
+		json_begin_object(&w->w);
+		json_key(&w->w, "pid");
+		json_int(&w->w, ddctl_session_get_pid(s));
+		json_key(&w->w, "start");
+		json_int(&w->w, ddctl_session_get_start(s));
+		json_key(&w->w, "running");
+		json_bool(&w->w, running);
+		json_key(&w->w, "command");
+		json_string(&w->w, ddctl_session_get_command(s));
+		json_key(&w->w, "record");
+		json_string(&w->w, ddctl_session_get_path(s));
+		json_key(&w->w, "restore");
+		json_string(&w->w, ddctl_session_get_restore_script(s));
+		json_end_object(&w->w);
 	} else {
 		if (!w->listed)
 			printf("%-8s %-19s %-7s %s\n", "PID", "STARTED", "STATE", "COMMAND");
@@ -48,7 +56,7 @@ static int on_session(struct ddctl_session *s, void *data)
 	struct walk *w = data;
 	bool running = ddctl_session_is_running(s);
 
-	if (!w->cli->restore) {
+	if (!w->restore) {
 		print_session(w, s, running);
 		return 0;
 	}
@@ -72,42 +80,37 @@ static int on_session(struct ddctl_session *s, void *data)
 	return 0;
 }
 
-int cmd_sessions(struct cli *cli, int argc, char **argv)
+static void print_restored(struct walk *w)
 {
-	struct walk w = { .cli = cli };
+	json_begin_object(&w->w);
+	json_key(&w->w, "ended");
+	json_uint(&w->w, w->ended);
+	json_key(&w->w, "restored");
+	json_uint(&w->w, w->restored);
+	json_key(&w->w, "failed");
+	json_uint(&w->w, w->failed);
+	json_end_object(&w->w);
+}
+
+int cmd_sessions(struct cli *cli, const struct cli_opts *opts, int argc,
+	         char **argv)
+{
+	struct walk w = { .cli = cli, .restore = opts->restore };
 	int r;
 
-	if (argc > 0) {
-		cli_error(cli, "sessions takes no arguments (--restore undoes ended sessions)\n");
-		return EXIT_USAGE;
-	}
-	if (cli->json && !cli->restore)
-		printf("[");
+	json_init(&w.w, stdout);
+	if (cli->json && !w.restore)
+		json_begin_array(&w.w);
 	r = ddctl_session_foreach(cli->ctx, on_session, &w);
-	if (cli->json && !cli->restore)
-		printf("]\n");
+	if (cli->json && !w.restore)
+		json_end_array(&w.w);
 	else if (cli->json)
-		printf("{\"ended\":%u,\"restored\":%u,\"failed\":%u}\n", w.ended,
-		       w.restored, w.failed);
-	else if (cli->restore && !w.ended && !cli->quiet)
+		print_restored(&w);
+	else if (w.restore && !w.ended && !cli->quiet)
 		printf("no ended session to restore\n");
 	if (r < 0) {
 		cli_error(cli, "cannot read the session records: %s\n", strerror(-r));
 		return EXIT_REFUSED;
 	}
 	return w.failed ? EXIT_REFUSED : EXIT_OK;
-}
-
-static int warn_ended(struct ddctl_session *s, void *data)
-{
-	if (!ddctl_session_is_running(s))
-		fprintf(stderr, "ddctl: the session of pid %ld (%s) ended without restoring its callsites: run 'ddctl sessions --restore'\n",
-			  ddctl_session_get_pid(s), ddctl_session_get_command(s));
-	return 0;
-}
-
-/* Any command: say so when a session was killed before it could restore. */
-void cli_check_sessions(struct cli *cli)
-{
-	ddctl_session_foreach(cli->ctx, warn_ended, NULL);
 }

@@ -12,30 +12,23 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "commands/commands.h"
+#include "ops/ops.h"
 
 /* watch --json: one line per module, the set's members after "module". */
-static void print_event_head(struct cli *cli, const char *module)
+static void json_event(struct json_writer *w, void *data)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return;
-	fputs("\"event\":\"module-loaded\",\"module\":", f);
-	json_string(f, module);
-	fputc(',', f);
-	if (fclose(f) == 0)
-		cli->json_head = buf;
-	else
-		free(buf);
+	json_key(w, "event");
+	json_string(w, "module-loaded");
+	json_key(w, "module");
+	json_string(w, data);
 }
 
 static void apply_to_module(struct cli *cli, struct ddctl_queryset *config,
 			    const char *module)
 {
 	struct ddctl_queryset *set = NULL;
+	struct cli_commit how = { .json_head = json_event, .data = (void *)module };
 	int st = EXIT_OK;
 
 	if (ddctl_queryset_new_for_module(config, module, &set) < 0) {
@@ -46,15 +39,10 @@ static void apply_to_module(struct cli *cli, struct ddctl_queryset *config,
 		printf("module %s loaded: %zu quer%s\n", module,
 		       ddctl_queryset_get_count(set),
 		       ddctl_queryset_get_count(set) == 1 ? "y" : "ies");
-	if (cli->json)
-		print_event_head(cli, module);
 	if (ddctl_queryset_get_count(set) || cli->json)
-		st = cli_commit_set(cli, set, NULL);
-	if (cli->json) {
-		free((char *)cli->json_head);
-		cli->json_head = NULL;
+		st = cli_set_commit(cli, set, &how);
+	if (cli->json)
 		cli_json_errors(st); /* each event's errors on their own line */
-	}
 	fflush(stdout);
 	ddctl_queryset_unref(set);
 }
@@ -76,6 +64,7 @@ static void say_waiting(struct cli *cli, struct ddctl_queryset *config)
 static void apply_to_loaded(struct cli *cli, struct ddctl_queryset *config)
 {
 	struct ddctl_queryset *set = NULL;
+	struct cli_commit how = { 0 };
 	int r;
 
 	cli_error(cli, "uevents were lost (receive buffer overflow): applying the configuration to every loaded module\n");
@@ -88,7 +77,7 @@ static void apply_to_loaded(struct cli *cli, struct ddctl_queryset *config)
 		printf("loaded modules: %zu quer%s\n", ddctl_queryset_get_count(set),
 		       ddctl_queryset_get_count(set) == 1 ? "y" : "ies");
 	if (ddctl_queryset_get_count(set))
-		cli_commit_set(cli, set, NULL);
+		cli_set_commit(cli, set, &how);
 	fflush(stdout);
 	ddctl_queryset_unref(set);
 }
@@ -125,16 +114,13 @@ static bool handle_uevent(struct cli *cli, struct ddctl_uevent_listener *l,
 	return false;
 }
 
-int cmd_watch(struct cli *cli, int argc, char **argv)
+int cmd_watch(struct cli *cli, const struct cli_opts *opts, int argc,
+	      char **argv)
 {
 	struct ddctl_queryset *config = NULL;
 	struct ddctl_uevent_listener *l = NULL;
 	int st, r;
 
-	if (argc > 0) {
-		cli_error(cli, "watch takes no arguments\n");
-		return EXIT_USAGE;
-	}
 	st = cli_load_config(cli, &config);
 	if (st)
 		return st;

@@ -5,7 +5,8 @@
  * kernel log lines its callsites print (attributed to each site through
  * the decoration the session adds), count them per site, and put every
  * site back on exit, Ctrl-C, SIGTERM, SIGHUP and on errors. ddctl run
- * (cmd-run.c) runs a command inside such a session.
+ * runs a command inside such a session; ddctl sessions --restore puts
+ * back the sites of a session whose process is gone.
  */
 #include <errno.h>
 #include <poll.h>
@@ -17,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "ops/ops.h"
 
 #define DECORATION (DDCTL_FLAG_MODNAME | DDCTL_FLAG_FUNCNAME | \
 		    DDCTL_FLAG_SOURCENAME | DDCTL_FLAG_LINENO)
@@ -35,6 +36,7 @@ static void on_signal(int sig)
 
 struct follow {
 	struct cli *cli;
+	const struct cli_opts *opts;
 	struct ddctl_session *session;
 	struct ddctl_table *sites;
 	struct ddctl_kmsg_index *index;
@@ -50,22 +52,6 @@ struct follow {
 	bool reaped;
 	int child_status;
 };
-
-static void note(struct cli *cli, const char *format, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* A remark on stderr, not an error: quiet and --json leave it out. */
-static void note(struct cli *cli, const char *format, ...)
-{
-	va_list args;
-
-	if (cli->quiet || cli->json)
-		return;
-	va_start(args, format);
-	fputs("ddctl: ", stderr);
-	vfprintf(stderr, format, args);
-	va_end(args);
-}
 
 static void columns_init(struct follow *f)
 {
@@ -89,16 +75,29 @@ static void columns_init(struct follow *f)
 static void print_json_line(struct follow *f, const struct ddctl_kmsg_record *rec,
 			    const struct ddctl_site *site, const char *message)
 {
-	fprintf(f->out, "{\"seq\":%llu,\"usec\":%llu,", rec->seq, rec->usec);
+	struct json_writer w;
+
+	json_init(&w, f->out);
+	json_begin_object(&w);
+	json_key(&w, "seq");
+	json_uint(&w, rec->seq);
+	json_key(&w, "usec");
+	json_uint(&w, rec->usec);
 	if (site) {
-		json_site_fields(f->out, site);
-		fputc(',', f->out);
+		json_site(&w, site);
 	} else {
-		fputs("\"file\":null,\"line\":null,\"module\":null,\"function\":null,", f->out);
+		json_key(&w, "file");
+		json_null(&w);
+		json_key(&w, "line");
+		json_null(&w);
+		json_key(&w, "module");
+		json_null(&w);
+		json_key(&w, "function");
+		json_null(&w);
 	}
-	fputs("\"message\":", f->out);
-	json_string(f->out, message);
-	fputs("}\n", f->out);
+	json_key(&w, "message");
+	json_string(&w, message);
+	json_end_object(&w);
 }
 
 static void print_line(struct follow *f, const struct ddctl_kmsg_record *rec,
@@ -134,13 +133,13 @@ static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
 		f->counts[site]++;
 		f->lines++;
 		f->changed = true;
-		if (!f->cli->top)
+		if (!f->opts->top)
 			print_line(f, rec, ddctl_table_get_site(f->sites, site),
-				   f->cli->raw ? rec->text : p.message);
+				   f->opts->raw ? rec->text : p.message);
 		return;
 	}
 	f->other++;
-	if (f->cli->all && !f->cli->top)
+	if (f->opts->all && !f->opts->top)
 		print_line(f, rec, NULL, rec->text);
 }
 
@@ -197,19 +196,36 @@ static void print_stats(struct follow *f, FILE *to, size_t max)
 
 static void print_stats_json(struct follow *f)
 {
+	struct json_writer w;
 	size_t i, n;
 	size_t *idx = sorted_sites(f, &n);
 
 	if (!idx)
 		return;
-	fprintf(f->out, "{\"summary\":{\"lines\":%llu,\"other\":%llu,\"lost\":%llu,\"followed\":%zu,\"sites\":[",
-		f->lines, f->other, f->lost, ddctl_table_get_count(f->sites));
+	json_init(&w, f->out);
+	json_begin_object(&w);
+	json_key(&w, "summary");
+	json_begin_object(&w);
+	json_key(&w, "lines");
+	json_uint(&w, f->lines);
+	json_key(&w, "other");
+	json_uint(&w, f->other);
+	json_key(&w, "lost");
+	json_uint(&w, f->lost);
+	json_key(&w, "followed");
+	json_uint(&w, ddctl_table_get_count(f->sites));
+	json_key(&w, "sites");
+	json_begin_array(&w);
 	for (i = 0; i < n; i++) {
-		fputs(i ? ",{" : "{", f->out);
-		json_site_fields(f->out, ddctl_table_get_site(f->sites, idx[i]));
-		fprintf(f->out, ",\"count\":%llu}", f->counts[idx[i]]);
+		json_begin_object(&w);
+		json_site(&w, ddctl_table_get_site(f->sites, idx[i]));
+		json_key(&w, "count");
+		json_uint(&w, f->counts[idx[i]]);
+		json_end_object(&w);
 	}
-	fputs("]}}\n", f->out);
+	json_end_array(&w);
+	json_end_object(&w);
+	json_end_object(&w);
 	fflush(f->out);
 	free(idx);
 }
@@ -286,7 +302,7 @@ static int follow_loop(struct follow *f)
 {
 	struct pollfd pfd[2] = { { ddctl_kmsg_get_fd(f->kmsg), POLLIN, 0 } };
 	nfds_t n = 1;
-	int r = 0, timeout = f->cli->top || f->cli->stats ? 1000 : -1;
+	int r = 0, timeout = f->opts->top || f->opts->stats ? 1000 : -1;
 	struct timespec ts = { .tv_sec = 1 };
 	long long last = now_sec();
 
@@ -315,10 +331,10 @@ static int follow_loop(struct follow *f)
 		if (n == 2 && r > 0 && pfd[1].revents)
 			ddctl_monitor_read(f->monitor, on_event, f);
 		/* --top: at most once a second; --stats: every 5 seconds */
-		if ((f->cli->top || f->cli->stats) && f->changed &&
-		    now_sec() - last >= (f->cli->top ? 1 : 5)) {
+		if ((f->opts->top || f->opts->stats) && f->changed &&
+		    now_sec() - last >= (f->opts->top ? 1 : 5)) {
 			last = now_sec();
-			if (f->cli->top) {
+			if (f->opts->top) {
 				refresh_top(f);
 			} else {
 				f->changed = false;
@@ -339,40 +355,23 @@ static int follow_loop(struct follow *f)
 	return r;
 }
 
-static int commit_quiet(struct cli *cli, struct ddctl_queryset *set,
-			struct ddctl_table *table)
-{
-	struct ddctl_txn *txn = NULL;
-	int r;
-
-	if (ddctl_queryset_get_count(set) == 0)
-		return 0;
-	r = ddctl_txn_new(cli->ctx, set, &txn);
-	if (!r) {
-		if (table)
-			ddctl_txn_set_table(txn, table);
-		r = ddctl_txn_commit(txn);
-	}
-	if (r < 0 && ddctl_txn_get_kernel_message(txn))
-		cli_error(cli, "the kernel refused the set: %s\n",
-			  ddctl_txn_get_kernel_message(txn));
-	ddctl_txn_unref(txn);
-	return r;
-}
-
 /* Put the session's sites back; the record goes once that worked. */
 int cli_session_restore(struct cli *cli, struct ddctl_session *s)
 {
 	struct ddctl_queryset *set = NULL;
 	struct ddctl_table *now = NULL;
+	struct cli_commit how = { .quiet = true };
 	size_t skipped = 0, n;
 	int r;
 
 	r = ddctl_table_read(cli->ctx, &now);
 	if (!r)
 		r = ddctl_session_get_restore(s, now, &set, &skipped);
-	if (!r)
-		r = commit_quiet(cli, set, now);
+	if (!r) {
+		how.table = now;
+		cli_set_commit(cli, set, &how);
+		r = how.error;
+	}
 	n = set ? ddctl_queryset_get_count(set) : 0;
 	ddctl_queryset_unref(set);
 	ddctl_table_unref(now);
@@ -386,10 +385,10 @@ int cli_session_restore(struct cli *cli, struct ddctl_session *s)
 			  skipped, skipped == 1 ? "" : "s", skipped == 1 ? "was" : "were",
 			  skipped == 1 ? "it is" : "they are");
 	if (n)
-		note(cli, "restored the callsites (%zu quer%s, one transaction)\n", n,
+		cli_note(cli, "restored the callsites (%zu quer%s, one transaction)\n", n,
 		     n == 1 ? "y" : "ies");
 	else
-		note(cli, "nothing to restore\n");
+		cli_note(cli, "nothing to restore\n");
 	r = ddctl_session_remove(s);
 	if (r < 0)
 		cli_error(cli, "cannot remove the session record: %s\n", strerror(-r));
@@ -442,11 +441,14 @@ static char *command_line(const char *name, int argc, char **argv, char **comman
 	return s;
 }
 
-/* The queries of follow and run: -f FILE (also --file) or words. */
-static int read_set(struct cli *cli, const char *name, int argc, char **argv,
-		    struct ddctl_queryset **set)
+/*
+ * The queries of follow and run: -f FILE (also --file) or words (the
+ * dispatcher and run have checked that there are some).
+ */
+static int read_set(struct cli *cli, const struct cli_opts *opts, int argc,
+		    char **argv, struct ddctl_queryset **set)
 {
-	const char *file = cli->file;
+	const char *file = opts->file;
 	char *text;
 	int st;
 
@@ -458,9 +460,6 @@ static int read_set(struct cli *cli, const char *name, int argc, char **argv,
 			cli_error(cli, "cannot read %s: %s\n", file, strerror(errno));
 			return EXIT_REFUSED;
 		}
-	} else if (argc < 1) {
-		cli_error(cli, "%s needs at least one query, or -f FILE\n", name);
-		return EXIT_USAGE;
 	} else {
 		text = cli_join_args(argc, argv);
 		if (!text)
@@ -511,12 +510,13 @@ static void signals(bool on, struct sigaction *old, sigset_t *waitmask)
 static int open_output(struct follow *f)
 {
 	struct cli *cli = f->cli;
+	const char *output = f->opts->output;
 
 	f->out = stdout;
-	if (cli->output && strcmp(cli->output, "-")) {
-		f->out = fopen(cli->output, "we");
+	if (output && strcmp(output, "-")) {
+		f->out = fopen(output, "we");
 		if (!f->out) {
-			cli_error(cli, "cannot write %s: %s\n", cli->output, strerror(errno));
+			cli_error(cli, "cannot write %s: %s\n", output, strerror(errno));
 			return EXIT_REFUSED;
 		}
 	}
@@ -530,8 +530,9 @@ static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
 			  const char *cmdline)
 {
 	struct cli *cli = f->cli;
+	const struct cli_opts *opts = f->opts;
 	struct ddctl_table *now = NULL;
-	unsigned int errors;
+	struct cli_commit how = { 0 };
 	int r, st;
 
 	st = cli_read_table(cli, &now);
@@ -543,8 +544,9 @@ static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
 		ddctl_table_unref(now);
 		return cli_errno_status(r);
 	}
+	how.table = now;
 	if (cli->check) {
-		st = cli_commit_set(cli, ddctl_session_get_set(f->session), now);
+		st = cli_set_commit(cli, ddctl_session_get_set(f->session), &how);
 		ddctl_table_unref(now);
 		return st ? st : EXIT_HELP;
 	}
@@ -553,11 +555,11 @@ static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
 	r = f->counts ? ddctl_kmsg_index_new(f->sites, &f->index) : -ENOMEM;
 	/* the reader first: lines printed right after the change are ours */
 	if (!r)
-		r = ddctl_kmsg_new(cli->ctx, cli->kmsg, cli->since_boot ?
+		r = ddctl_kmsg_new(cli->ctx, opts->kmsg, opts->since_boot ?
 				   DDCTL_KMSG_SINCE_BOOT : 0, &f->kmsg);
 	if (r < 0) {
 		cli_error(cli, "cannot read the kernel log %s: %s; nothing was changed\n",
-			  cli->kmsg ? cli->kmsg : "/dev/kmsg", strerror(-r));
+			  opts->kmsg ? opts->kmsg : "/dev/kmsg", strerror(-r));
 		ddctl_table_unref(now);
 		return EXIT_REFUSED;
 	}
@@ -567,11 +569,13 @@ static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
 		cli_error(cli, "cannot write the session record; nothing was changed\n");
 		st = EXIT_REFUSED;
 	}
-	errors = cli->lib_errors;
-	r = st ? 0 : commit_quiet(cli, ddctl_session_get_set(f->session), now);
+	how.quiet = true;
+	if (!st)
+		cli_set_commit(cli, ddctl_session_get_set(f->session), &how);
+	r = how.error;
 	if (r < 0) {
 		/* a refused set changed nothing; a read-back that differs did */
-		if (cli->lib_errors == errors)
+		if (!cli_lib_error())
 			cli_error(cli, "cannot apply the set: %s\n", strerror(-r));
 		cli_session_restore(cli, f->session);
 		st = EXIT_REFUSED;
@@ -581,16 +585,16 @@ static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
 }
 
 /* The session: @command (run) or none (follow). */
-int cli_follow(struct cli *cli, const char *name, int argc, char **argv,
-	       char **command)
+int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
+	       int argc, char **argv, char **command)
 {
-	struct follow f = { .cli = cli };
+	struct follow f = { .cli = cli, .opts = opts };
 	struct ddctl_queryset *set = NULL;
 	struct sigaction old[5];
 	char *cmdline = NULL;
 	int st, r, stop = 0;
 
-	st = read_set(cli, name, argc, argv, &set);
+	st = read_set(cli, opts, argc, argv, &set);
 	if (st)
 		goto out;
 	cmdline = command_line(name, argc, argv, command);
@@ -612,7 +616,7 @@ int cli_follow(struct cli *cli, const char *name, int argc, char **argv,
 	if (st)
 		goto restore_signals;
 	columns_init(&f);
-	note(cli, "following %zu callsite%s (%zu changed); %s\n",
+	cli_note(cli, "following %zu callsite%s (%zu changed); %s\n",
 	     ddctl_table_get_count(f.sites), ddctl_table_get_count(f.sites) == 1 ? "" : "s",
 	     ddctl_session_get_change_count(f.session),
 	     command ? "running the command" : "Ctrl-C stops and restores them");
@@ -634,13 +638,13 @@ int cli_follow(struct cli *cli, const char *name, int argc, char **argv,
 	}
 	stop = stop ? stop : got_signal;
 	if (stop && !command)
-		note(cli, "%s: stopping\n", strsignal(stop));
+		cli_note(cli, "%s: stopping\n", strsignal(stop));
 	if (cli->json)
 		print_stats_json(&f);
-	else if (cli->top && !f.colour)
+	else if (opts->top && !f.colour)
 		print_stats(&f, f.out, 0);
 	else if (!cli->quiet)
-		print_stats(&f, stderr, cli->top ? 0 : STATS_ROWS);
+		print_stats(&f, stderr, opts->top ? 0 : STATS_ROWS);
 	st = cli_session_restore(cli, f.session);
 	if (!st && r < 0)
 		st = EXIT_REFUSED;
@@ -665,9 +669,4 @@ out:
 	free(cmdline);
 	ddctl_queryset_unref(set);
 	return st;
-}
-
-int cmd_follow(struct cli *cli, int argc, char **argv)
-{
-	return cli_follow(cli, "follow", argc, argv, NULL);
 }

@@ -1,64 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
-/* Helpers the commands share. */
+/*
+ * Messages on stderr: errors, warnings, notes, and the library's log.
+ *
+ * Errors are reported once by this rule: the library's error-level log
+ * messages, printed by cli_log() as they come, are the report of a failed
+ * library call; the CLI prints its own line for a failed call only when the
+ * library did not say why. cli_log() keeps the library's last error
+ * message for that: a call site forgets it before the call
+ * (cli_lib_error_forget()) and asks after a failure (cli_lib_error()).
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
-#include "cli.h"
+#include "output/output.h"
 
 int cli_errno_status(int r)
 {
 	return r == -EINVAL ? EXIT_USAGE : EXIT_REFUSED;
-}
-
-/* Edit distance with transpositions (optimal string alignment), capped. */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, d[33][33];
-
-	if (la > 32 || lb > 32)
-		return 99;
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++) {
-		for (j = 1; j <= lb; j++) {
-			size_t cost = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + cost;
-
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	}
-	return d[la][lb];
-}
-
-/* " (did you mean 'list'?)" for the closest of @candidates, or "". */
-const char *cli_suggest(const char *word, const char *const *candidates)
-{
-	static char buf[80];
-	size_t best = 3, d;
-	const char *found = NULL;
-
-	for (; *candidates; candidates++) {
-		d = distance(word, *candidates);
-		if (d < best && d < strlen(word)) {
-			best = d;
-			found = *candidates;
-		}
-	}
-	if (!found)
-		return "";
-	snprintf(buf, sizeof(buf), " (did you mean '%s'?)", found);
-	return buf;
 }
 
 /* With --json (not in the shell) messages wait for cli_json_errors(). */
@@ -85,12 +47,21 @@ static void collect(const char *format, va_list args)
 	pending.msgs[pending.n++] = msg;
 }
 
-static void json_int_or_null(FILE *f, int v)
+/* Where a query error is, for the JSON error line: 1-based, 0 unknown. */
+void cli_error_query(unsigned int index, unsigned int column, const char *word)
+{
+	pending.query = (int)index;
+	pending.column = (int)column;
+	free(pending.word);
+	pending.word = word ? strdup(word) : NULL;
+}
+
+static void int_or_null(struct json_writer *w, int v)
 {
 	if (v > 0)
-		fprintf(f, "%d", v);
+		json_int(w, v);
 	else
-		fputs("null", f);
+		json_null(w);
 }
 
 /*
@@ -100,28 +71,34 @@ static void json_int_or_null(FILE *f, int v)
  */
 void cli_json_errors(int status)
 {
+	struct json_writer w;
 	size_t i;
 
 	if (!pending.n)
 		return;
-	fprintf(stderr, "{\"error\":{\"status\":%d,\"message\":", status);
-	json_string(stderr, pending.msgs[pending.n - 1]);
-	fputs(",\"messages\":[", stderr);
+	json_init(&w, stderr);
+	json_begin_object(&w);
+	json_key(&w, "error");
+	json_begin_object(&w);
+	json_key(&w, "status");
+	json_int(&w, status);
+	json_key(&w, "message");
+	json_string(&w, pending.msgs[pending.n - 1]);
+	json_key(&w, "messages");
+	json_begin_array(&w);
 	for (i = 0; i < pending.n; i++) {
-		fputs(i ? "," : "", stderr);
-		json_string(stderr, pending.msgs[i]);
+		json_string(&w, pending.msgs[i]);
 		free(pending.msgs[i]);
 	}
-	fputs("],\"query\":", stderr);
-	json_int_or_null(stderr, pending.query);
-	fputs(",\"column\":", stderr);
-	json_int_or_null(stderr, pending.column);
-	fputs(",\"word\":", stderr);
-	if (pending.word)
-		json_string(stderr, pending.word);
-	else
-		fputs("null", stderr);
-	fputs("}}\n", stderr);
+	json_end_array(&w);
+	json_key(&w, "query");
+	int_or_null(&w, pending.query);
+	json_key(&w, "column");
+	int_or_null(&w, pending.column);
+	json_key(&w, "word");
+	json_string(&w, pending.word);
+	json_end_object(&w);
+	json_end_object(&w);
 	free(pending.msgs);
 	free(pending.word);
 	memset(&pending, 0, sizeof(pending));
@@ -130,6 +107,7 @@ void cli_json_errors(int status)
 /* A warning: with --json one {"warning":MESSAGE} line, at once. */
 void cli_vwarn(const struct cli *cli, const char *format, va_list args)
 {
+	struct json_writer w;
 	char *msg = NULL;
 
 	if (!cli->json || cli->in_shell) {
@@ -139,9 +117,11 @@ void cli_vwarn(const struct cli *cli, const char *format, va_list args)
 	if (vasprintf(&msg, format, args) < 0)
 		return;
 	msg[strcspn(msg, "\n")] = '\0';
-	fputs("{\"warning\":", stderr);
-	json_string(stderr, msg + (strncmp(msg, "warning: ", 9) ? 0 : 9));
-	fputs("}\n", stderr);
+	json_init(&w, stderr);
+	json_begin_object(&w);
+	json_key(&w, "warning");
+	json_string(&w, msg + (strncmp(msg, "warning: ", 9) ? 0 : 9));
+	json_end_object(&w);
 	free(msg);
 }
 
@@ -167,200 +147,49 @@ void cli_error(const struct cli *cli, const char *format, ...)
 	va_end(args);
 }
 
-/* How sets reach the kernel. */
-const char *cli_backend_name(struct cli *cli)
+/* A remark on stderr, not an error: quiet and --json leave it out. */
+void cli_note(const struct cli *cli, const char *format, ...)
 {
-	const char *path;
+	va_list args;
 
-	if (ddctl_get_control_path(cli->ctx, &path) < 0)
-		return "none";
-	return ddctl_get_backend(cli->ctx) == DDCTL_BACKEND_NETLINK ? "netlink" : "control-file";
+	if (cli->quiet || cli->json)
+		return;
+	va_start(args, format);
+	fputs("ddctl: ", stderr);
+	vfprintf(stderr, format, args);
+	va_end(args);
 }
 
-int cli_read_table(struct cli *cli, struct ddctl_table **table)
-{
-	unsigned int errors;
-	const char *path;
-	int r;
+/* The library's last error-level message since cli_lib_error_forget(). */
+static char lib_error[256];
 
-	if (cli->table) {
-		*table = ddctl_table_ref(cli->table);
-		return EXIT_OK;
-	}
-	r = ddctl_get_control_path(cli->ctx, &path);
-	if (r == -ENOENT) {
-		cli_error(cli, "%s\n", CLI_NO_CONTROL);
-		return EXIT_REFUSED;
-	}
-	errors = cli->lib_errors;
-	if (r == 0)
-		r = ddctl_table_read(cli->ctx, table);
-	if (r < 0 && cli->lib_errors == errors) /* once: libddctl may have said it */
-		cli_error(cli, "cannot read %s: %s\n", path, strerror(-r));
-	return r < 0 ? EXIT_REFUSED : EXIT_OK;
+void cli_lib_error_forget(void)
+{
+	lib_error[0] = '\0';
 }
 
-/* The outcome of parsing into @set: the error, if any, once. */
-static int parse_status(struct cli *cli, struct ddctl_queryset *set, int r)
+const char *cli_lib_error(void)
 {
-	const char *word;
-
-	if (r == -EINVAL) {
-		static const char *const keywords[] = { "func", "file", "module",
-			"format", "line", "class", NULL };
-		unsigned int index, column;
-		const char *msg = ddctl_queryset_get_error(set, &index, &column, &word);
-
-		pending.query = (int)index;
-		pending.column = (int)column;
-		free(pending.word);
-		pending.word = strdup(word);
-
-		cli_error(cli, "%s%s\n", msg, strstr(msg, "unknown keyword") ?
-			  cli_suggest(word + (*word == '!'), keywords) : "");
-		return EXIT_USAGE;
-	}
-	if (r < 0) {
-		cli_error(cli, "%s\n", strerror(-r));
-		return EXIT_REFUSED;
-	}
-	return EXIT_OK;
+	return lib_error[0] ? lib_error : NULL;
 }
 
-int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
-		      struct ddctl_queryset **set)
+/* The library's log hook (@data: the struct cli). */
+void cli_log(void *data, int priority, const char *file, int line,
+	     const char *fn, const char *format, va_list args)
 {
-	int r = ddctl_queryset_new(cli->ctx, set);
+	const struct cli *cli = data;
+	va_list copy;
 
-	if (r == 0)
-		r = ddctl_queryset_parse(*set, text, flags);
-	return parse_status(cli, *set, r);
-}
-
-/*
- * The queries of file @path ('-': stdin), errors named FILE:LINE. A file
- * that cannot be read (a directory, an I/O error) is an error, never an
- * empty set. @text, when not NULL, gets the file's contents.
- */
-int cli_parse_file(struct cli *cli, const char *path, struct ddctl_queryset **set,
-		   char **text)
-{
-	const char *name = strcmp(path, "-") ? path : "stdin";
-	size_t len = 0;
-	char *buf = cli_read_text(path, &len);
-	int r;
-
-	*set = NULL;
-	if (!buf) {
-		cli_error(cli, "cannot read %s: %s; nothing was changed\n", name,
-			strerror(errno));
-		return EXIT_REFUSED;
+	if (priority <= LOG_ERR) {
+		va_copy(copy, args);
+		if (vsnprintf(lib_error, sizeof(lib_error), format, copy) <= 0)
+			snprintf(lib_error, sizeof(lib_error), "error");
+		va_end(copy);
 	}
-	r = ddctl_queryset_new(cli->ctx, set);
-	if (r == 0)
-		r = ddctl_queryset_parse_buffer(*set, name, buf, len, 0);
-	if (text)
-		*text = buf;
+	if (priority == LOG_WARNING)
+		cli_vwarn(cli, format, args);
 	else
-		free(buf);
-	return parse_status(cli, *set, r);
-}
-
-/* An argument that is a query of its own: "module a +p", "a +p; b -p". */
-static bool is_query_arg(const char *arg)
-{
-	const char *last = arg + strlen(arg);
-
-	if (strpbrk(arg, ";\n"))
-		return true;
-	while (last > arg && strchr(" \t", last[-1]))
-		last--;
-	while (last > arg && !strchr(" \t", last[-1]))
-		last--;
-	return last > arg && strchr("+-=", *last);
-}
-
-/*
- * Arguments are words of one query (`ddctl set module foo +p`), an argument
- * with blanks one quoted word (`ddctl set format 'rx error' +p`), unless the
- * first holds blanks or one ends in flags, a whole query (`ddctl set
- * 'module a +p' 'module b +p'`): then each is a query of its own.
- */
-char *cli_join_args(int argc, char **argv)
-{
-	bool words = true;
-	size_t len = 1;
-	char *s, *p;
-	int i;
-
-	for (i = 0; i < argc; i++) {
-		len += strlen(argv[i]) + 3;
-		if (is_query_arg(argv[i]) || (i == 0 && strpbrk(argv[i], " \t")))
-			words = false;
-	}
-	s = calloc(1, len);
-	if (!s)
-		return NULL;
-	for (i = 0, p = s; i < argc; i++) {
-		bool quote = words && strpbrk(argv[i], " \t");
-		char q = strchr(argv[i], '"') ? '\'' : '"';
-
-		if (i)
-			*p++ = words ? ' ' : '\n';
-		if (quote)
-			*p++ = q;
-		p = stpcpy(p, argv[i]);
-		if (quote)
-			*p++ = q;
-	}
-	return s;
-}
-
-/*
- * The whole of @path ('-': stdin) and its length, NUL-terminated; NULL with
- * errno set when it cannot be opened or read (a directory: EISDIR).
- */
-char *cli_read_text(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	size_t alloc = 4096, n;
-	char *buf, *tmp;
-	int e = 0;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	buf = malloc(alloc);
-	while (buf && (n = fread(buf + *len, 1, alloc - *len - 1, f)) > 0) {
-		*len += n;
-		if (alloc - *len < 2) {
-			alloc *= 2;
-			tmp = realloc(buf, alloc);
-			if (!tmp)
-				free(buf);
-			buf = tmp;
-		}
-	}
-	if (!buf)
-		e = ENOMEM;
-	else if (ferror(f))
-		e = errno ? errno : EIO;
-	if (f != stdin)
-		fclose(f);
-	if (e) {
-		free(buf);
-		errno = e;
-		return NULL;
-	}
-	buf[*len] = '\0';
-	return buf;
-}
-
-char *cli_read_file(const char *path)
-{
-	size_t len;
-
-	return cli_read_text(path, &len);
+		cli_verror(cli, format, args);
 }
 
 /* Standard output, checked: a full disk or closed pipe is an error. */
@@ -371,6 +200,6 @@ int cli_check_stdout(struct cli *cli, int st)
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return st;
 	cli_error(cli, "cannot write standard output: %s\n",
-		errno ? strerror(errno) : "I/O error");
+		  errno ? strerror(errno) : "I/O error");
 	return st ? st : EXIT_REFUSED;
 }

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "output/output.h"
 
 static pid_t pager_pid;
 static int width = -1;

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "output/output.h"
 
 static struct timespec start;
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "output/output.h"
 
 /* The terminal shows the cell; bytes that continue a UTF-8 sequence take no column. */
 static unsigned int text_width(const char *s)

@@ -7,10 +7,11 @@
  * picks the list: the command, the keyword before the word, an operator.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "shell.h"
+#include "complete.h"
 
 #define WORD_BREAKS " \t\n;"
 

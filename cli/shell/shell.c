@@ -2,14 +2,16 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /*
  * ddctl shell: the CLI's commands, bare queries, begin ... commit sets and
- * undo, read from a terminal (shell-tty.c) or from a script on stdin.
+ * undo, read from a terminal (tty.c) or from a script on stdin. The
+ * CLI's commands run through the dispatcher's entry points (struct
+ * shell_host), as in argv mode.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "shell.h"
+#include "ops/ops.h"
+#include "shell/shell.h"
 
 #define SHELL_MAX_ARGS 64
 
@@ -18,6 +20,7 @@ struct shell_cmd {
 	int (*run)(struct shell *sh, int argc, char **argv);
 	bool query; /* the words after the options are query text, kept whole */
 	const char *args, *help;
+	struct cli_arity arity;
 };
 
 static const struct shell_cmd *shell_find(const char *name);
@@ -63,13 +66,14 @@ static int shell_submit(struct shell *sh, struct ddctl_queryset *set,
 			bool undoable)
 {
 	struct ddctl_table *before = shell_table(sh), *after = NULL;
+	struct cli_commit how = { .table = before };
 	struct ddctl_plan *plan = NULL;
 	int r, st;
 
 	if (!before)
 		return EXIT_REFUSED;
 	ddctl_table_ref(before);
-	st = cli_commit_set(sh->cli, set, before);
+	st = cli_set_commit(sh->cli, set, &how);
 	if (st || sh->cli->check) {
 		ddctl_table_unref(before);
 		return st;
@@ -121,11 +125,6 @@ static int shell_apply_text(struct shell *sh, const char *text)
 
 static int sh_set(struct shell *sh, int argc, char **argv)
 {
-	if (argc < 1) {
-		cli_error(sh->cli, "%s needs at least one query\n",
-			  sh->cli->check ? "check" : "set");
-		return EXIT_USAGE;
-	}
 	return shell_apply_text(sh, argv[0]);
 }
 
@@ -133,18 +132,6 @@ static int sh_check(struct shell *sh, int argc, char **argv)
 {
 	sh->cli->check = true;
 	return sh_set(sh, argc, argv);
-}
-
-static int sh_list(struct shell *sh, int argc, char **argv)
-{
-	return cmd_list(sh->cli, argc, argv);
-}
-
-static int no_args(struct shell *sh, int argc, const char *name)
-{
-	if (argc > 0)
-		cli_error(sh->cli, "%s takes no arguments\n", name);
-	return argc > 0 ? EXIT_USAGE : EXIT_OK;
 }
 
 static int need_pending(struct shell *sh, const char *name)
@@ -163,8 +150,6 @@ static int sh_begin(struct shell *sh, int argc, char **argv)
 {
 	int r;
 
-	if (no_args(sh, argc, "begin"))
-		return EXIT_USAGE;
 	if (sh->pending) {
 		cli_error(sh->cli, "begin: a set is already open (%zu pending); commit or abort it\n",
 			  shell_pending_count(sh));
@@ -178,7 +163,7 @@ static int sh_commit(struct shell *sh, int argc, char **argv)
 {
 	int st;
 
-	if (no_args(sh, argc, "commit") || need_pending(sh, "commit"))
+	if (need_pending(sh, "commit"))
 		return EXIT_USAGE;
 	if (shell_pending_count(sh) == 0) {
 		printf("nothing to commit\n");
@@ -195,7 +180,7 @@ static int sh_commit(struct shell *sh, int argc, char **argv)
 
 static int sh_abort(struct shell *sh, int argc, char **argv)
 {
-	if (no_args(sh, argc, "abort") || need_pending(sh, "abort"))
+	if (need_pending(sh, "abort"))
 		return EXIT_USAGE;
 	printf("dropped %zu quer%s\n", shell_pending_count(sh),
 	       shell_pending_count(sh) == 1 ? "y" : "ies");
@@ -206,7 +191,7 @@ static int sh_abort(struct shell *sh, int argc, char **argv)
 /* The queued queries and what they would change, as `check` prints it. */
 static int sh_pending(struct shell *sh, int argc, char **argv)
 {
-	if (no_args(sh, argc, "pending") || need_pending(sh, "pending"))
+	if (need_pending(sh, "pending"))
 		return EXIT_USAGE;
 	if (shell_pending_count(sh) == 0) {
 		printf("no queries pending\n");
@@ -223,8 +208,6 @@ static int sh_undo(struct shell *sh, int argc, char **argv)
 	struct ddctl_table *now;
 	int r, st;
 
-	if (no_args(sh, argc, "undo"))
-		return EXIT_USAGE;
 	if (sh->nundo == 0) {
 		cli_error(sh->cli, "undo: no committed set to revert\n");
 		return EXIT_USAGE;
@@ -252,8 +235,6 @@ static int sh_undo(struct shell *sh, int argc, char **argv)
 
 static int sh_quit(struct shell *sh, int argc, char **argv)
 {
-	if (no_args(sh, argc, "quit"))
-		return EXIT_USAGE;
 	sh->quit = true;
 	if (sh->pending && !sh->interactive) {
 		cli_error(sh->cli, "quit with %zu queries pending: nothing of them was applied\n",
@@ -265,18 +246,26 @@ static int sh_quit(struct shell *sh, int argc, char **argv)
 
 static int sh_help(struct shell *sh, int argc, char **argv);
 
+#define ANY { 0, -1, NULL }
+#define NONE(name) { 0, 0, name " takes no arguments" }
+
+/* "list" is the CLI's command; the shell lists it among its own. */
 static const struct shell_cmd shell_cmds[] = {
-	{ "set", sh_set, true, "QUERY", "apply the queries as one set (inside begin: queue them)" },
-	{ "check", sh_check, true, "QUERY", "print what the queries would change; write nothing" },
-	{ "list", sh_list, true, "[QUERY]", "list callsites, or those QUERY's match-specs select" },
-	{ "begin", sh_begin, false, "", "open a set: queries are queued until commit" },
-	{ "commit", sh_commit, false, "", "apply the queued queries as one set, in one transaction" },
-	{ "abort", sh_abort, false, "", "drop the queued queries" },
-	{ "pending", sh_pending, false, "", "the queued queries and what they would change" },
-	{ "undo", sh_undo, false, "", "revert the last committed set exactly" },
-	{ "help", sh_help, false, "[COMMAND]", "this help, or a command's" },
-	{ "quit", sh_quit, false, "", "leave the shell (also exit, Ctrl-D)" },
-	{ "exit", sh_quit, false, "", NULL },
+	{ "set", sh_set, true, "QUERY", "apply the queries as one set (inside begin: queue them)",
+	  { 1, -1, "set needs at least one query" } },
+	{ "check", sh_check, true, "QUERY", "print what the queries would change; write nothing",
+	  { 1, -1, "check needs at least one query" } },
+	{ "list", NULL, true, "[QUERY]", "list callsites, or those QUERY's match-specs select", ANY },
+	{ "begin", sh_begin, false, "", "open a set: queries are queued until commit", NONE("begin") },
+	{ "commit", sh_commit, false, "", "apply the queued queries as one set, in one transaction",
+	  NONE("commit") },
+	{ "abort", sh_abort, false, "", "drop the queued queries", NONE("abort") },
+	{ "pending", sh_pending, false, "", "the queued queries and what they would change",
+	  NONE("pending") },
+	{ "undo", sh_undo, false, "", "revert the last committed set exactly", NONE("undo") },
+	{ "help", sh_help, false, "[COMMAND]", "this help, or a command's", ANY },
+	{ "quit", sh_quit, false, "", "leave the shell (also exit, Ctrl-D)", NONE("quit") },
+	{ "exit", sh_quit, false, "", NULL, NONE("quit") },
 };
 
 static const struct shell_cmd *shell_find(const char *name)
@@ -289,33 +278,38 @@ static const struct shell_cmd *shell_find(const char *name)
 	return NULL;
 }
 
-static bool cli_knows(const char *name)
+/* The dispatcher's command @name, when the shell runs it; else NULL. */
+static const struct cli_command *cli_knows(const struct shell *sh, const char *name)
 {
-	const struct cli_cmd *c;
+	const struct cli_command *c;
 	size_t i;
 
-	for (i = 0; (c = cli_get_command(i)); i++)
+	for (i = 0; i < sh->host->ncommands; i++) {
+		c = &sh->host->commands[i];
 		if (!strcmp(c->name, name) && strcmp(name, "shell") && name[0] != '_')
-			return true;
-	return false;
+			return c;
+	}
+	return NULL;
 }
 
 static int sh_help(struct shell *sh, int argc, char **argv)
 {
 	const struct shell_cmd *sc = argc > 0 ? shell_find(argv[0]) : NULL;
-	const struct cli_cmd *c;
+	const struct cli_command *c;
 	size_t i;
 
-	if (argc > 0 && !sc && !cli_knows(argv[0])) {
+	if (argc > 0 && !sc && !cli_knows(sh, argv[0])) {
 		cli_error(sh->cli, "help: unknown command '%s'%s\n", argv[0],
-			  cli_suggest(argv[0], shell_command_names()));
+			  cli_suggest(argv[0], shell_command_names(sh)));
 		return EXIT_USAGE;
 	}
-	for (i = 0; argc > 0 && (c = cli_get_command(i)); i++)
+	for (i = 0; argc > 0 && i < sh->host->ncommands; i++) {
+		c = &sh->host->commands[i];
 		if (!strcmp(c->name, argv[0]) && (!sc || sc->query)) {
-			cli_command_usage(stdout, c, true);
+			sh->host->command_usage(stdout, c, true);
 			return EXIT_OK;
 		}
+	}
 	if (sc) {
 		printf("Usage: %s %s\n%s.\n", sc->name, sc->args, sc->help);
 		return EXIT_OK;
@@ -325,11 +319,13 @@ static int sh_help(struct shell *sh, int argc, char **argv)
 		if (shell_cmds[i].help)
 			printf("  %-12s %-8s %s\n", shell_cmds[i].name,
 			       shell_cmds[i].args, shell_cmds[i].help);
-	for (i = 0; (c = cli_get_command(i)); i++)
-		if (!shell_find(c->name) && cli_knows(c->name))
+	for (i = 0; i < sh->host->ncommands; i++) {
+		c = &sh->host->commands[i];
+		if (!shell_find(c->name) && cli_knows(sh, c->name))
 			printf("  %-12s %-8s %s\n", c->name, c->args, c->help);
+	}
 	printf("\nOptions after a command apply to that line alone:\n");
-	cli_print_options(stdout, true, NULL);
+	sh->host->print_options(stdout, true, NULL);
 	printf("\nA line that starts with a match-spec (module virtio_net +p) is a\n"
 	       "query applied at once, or queued inside begin ... commit. A line\n"
 	       "ending in \\ continues on the next. Tab completes keywords, module,\n"
@@ -356,14 +352,14 @@ static char *next_word(char **pp)
 	return word;
 }
 
-static bool starts_with_option(char *p)
+static bool starts_with_option(const struct shell *sh, char *p)
 {
 	size_t len = strcspn(p, " \t");
 	char c = p[len];
 	bool opt;
 
 	p[len] = '\0';
-	opt = cli_is_option_word(p);
+	opt = sh->host->is_option_word(p);
 	p[len] = c;
 	return opt;
 }
@@ -372,7 +368,8 @@ static bool starts_with_option(char *p)
  * Split @p into words in place. With @query, what follows the command name
  * and its options stays one argument: query text for the library's parser.
  */
-static int split_line(char *p, bool query, char **argv, int max)
+static int split_line(const struct shell *sh, char *p, bool query, char **argv,
+		      int max)
 {
 	int argc = 0;
 	size_t len;
@@ -381,7 +378,7 @@ static int split_line(char *p, bool query, char **argv, int max)
 		p += strspn(p, " \t");
 		if (!*p)
 			break;
-		if (query && argc > 0 && !starts_with_option(p)) {
+		if (query && argc > 0 && !starts_with_option(sh, p)) {
 			len = strlen(p);
 			while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
 				p[--len] = '\0';
@@ -394,7 +391,7 @@ static int split_line(char *p, bool query, char **argv, int max)
 	return argc;
 }
 
-static int shell_dispatch(struct shell *sh, char *text)
+static int shell_dispatch(struct shell *sh, struct cli_opts *opts, char *text)
 {
 	char *argv[SHELL_MAX_ARGS], name[32];
 	const struct shell_cmd *cmd;
@@ -403,14 +400,20 @@ static int shell_dispatch(struct shell *sh, char *text)
 
 	snprintf(name, sizeof(name), "%.*s", (int)len, text);
 	cmd = shell_find(name);
-	if (!cmd && !cli_knows(name))
+	if (!cmd && !cli_knows(sh, name))
 		return shell_apply_text(sh, text);
-	argc = split_line(text, cmd && cmd->query, argv, SHELL_MAX_ARGS);
-	if (!cmd)
-		return cli_run_command(sh->cli, argc, argv);
-	st = cli_parse_command_options(sh->cli, argc, argv, &n);
+	argc = split_line(sh, text, cmd && cmd->query, argv, SHELL_MAX_ARGS);
+	if (!cmd || !cmd->run)
+		return sh->host->run(sh->cli, opts, argc, argv);
+	st = sh->host->parse_options(sh->cli, opts, argc, argv, &n);
 	if (st == EXIT_HELP)
 		return EXIT_OK;
+	if (st)
+		return st;
+	/* `set --check` with no query says "check", as the check command does */
+	if (cmd->run == sh_set && sh->cli->check)
+		cmd = shell_find("check");
+	st = cli_check_arity(sh->cli, &cmd->arity, argc - n);
 	return st ? st : cmd->run(sh, argc - n, argv + n);
 }
 
@@ -418,6 +421,7 @@ static int shell_dispatch(struct shell *sh, char *text)
 int shell_run_line(struct shell *sh, const char *line)
 {
 	struct cli saved = *sh->cli;
+	struct cli_opts opts = sh->opts;
 	char *text;
 	int st;
 
@@ -431,7 +435,7 @@ int shell_run_line(struct shell *sh, const char *line)
 	if (sh->kernel)
 		sh->stale = true;
 	sh->cli->table = sh->kernel ? NULL : sh->table;
-	st = shell_dispatch(sh, text);
+	st = shell_dispatch(sh, &opts, text);
 	*sh->cli = saved;
 	free(text);
 	fflush(stdout);
@@ -487,19 +491,21 @@ void shell_prompt(struct shell *sh, char *buf, size_t size)
 		snprintf(buf, size, "ddctl[%s]> ", cli_backend_name(sh->cli));
 }
 
-const char *const *shell_command_names(void)
+const char *const *shell_command_names(const struct shell *sh)
 {
 	static const char *names[sizeof(shell_cmds) / sizeof(shell_cmds[0]) + 32];
-	const struct cli_cmd *c;
+	const struct cli_command *c;
 	size_t i, n = 0;
 
 	if (names[0])
 		return names;
 	for (i = 0; i < sizeof(shell_cmds) / sizeof(shell_cmds[0]); i++)
 		names[n++] = shell_cmds[i].name;
-	for (i = 0; (c = cli_get_command(i)) && n + 1 < sizeof(names) / sizeof(names[0]); i++)
-		if (!shell_find(c->name) && cli_knows(c->name))
+	for (i = 0; i < sh->host->ncommands && n + 1 < sizeof(names) / sizeof(names[0]); i++) {
+		c = &sh->host->commands[i];
+		if (!shell_find(c->name) && cli_knows(sh, c->name))
 			names[n++] = c->name;
+	}
 	return names;
 }
 
@@ -516,12 +522,15 @@ const char *const *shell_query_commands(void)
 	return names;
 }
 
-void shell_init(struct shell *sh, struct cli *cli, bool interactive)
+void shell_init(struct shell *sh, struct cli *cli, const struct cli_opts *opts,
+		const struct shell_host *host, bool interactive)
 {
 	unsigned int features = 0;
 
 	memset(sh, 0, sizeof(*sh));
 	sh->cli = cli;
+	sh->opts = *opts;
+	sh->host = host;
 	cli->in_shell = true;
 	sh->interactive = interactive;
 	sh->stale = true;
@@ -538,56 +547,4 @@ void shell_release(struct shell *sh)
 	free(sh->cont);
 	free(sh->complete);
 	sh->cli->table = NULL;
-}
-
-/* A script on stdin: the first failing line stops it unless --keep-going. */
-static int shell_script_run(struct shell *sh, FILE *f)
-{
-	const char *complete = NULL;
-	int st, status = EXIT_OK;
-	size_t alloc = 0;
-	char *line = NULL;
-	bool eof = false;
-
-	while (!sh->quit) {
-		eof = getline(&line, &alloc, f) < 0;
-		if (eof && !sh->cont)
-			break;
-		if (shell_feed(sh, eof ? "" : line, &complete) < 0) {
-			status = EXIT_REFUSED;
-			break;
-		}
-		if (!complete)
-			continue;
-		st = shell_run_line(sh, complete);
-		if (st && !status)
-			status = st;
-		if (st && !sh->cli->keep_going)
-			break;
-	}
-	free(line);
-	if (sh->pending && !sh->quit && (!status || sh->cli->keep_going)) {
-		sh->cli->line = sh->lineno;
-		cli_error(sh->cli, "end of input with a set open (%zu pending): nothing of it was applied\n",
-			  shell_pending_count(sh));
-		sh->cli->line = 0;
-		status = status ? status : EXIT_USAGE;
-	}
-	return status;
-}
-
-int cmd_shell(struct cli *cli, int argc, char **argv)
-{
-	bool interactive = isatty(STDIN_FILENO);
-	struct shell sh;
-	int st;
-
-	if (argc > 0) {
-		cli_error(cli, "shell takes no arguments\n");
-		return EXIT_USAGE;
-	}
-	shell_init(&sh, cli, interactive);
-	st = interactive ? shell_tty_run(&sh) : shell_script_run(&sh, stdin);
-	shell_release(&sh);
-	return st;
 }

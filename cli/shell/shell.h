@@ -4,14 +4,35 @@
 #ifndef DDCTL_SHELL_H
 #define DDCTL_SHELL_H
 
+#include <stdio.h>
+
 #include "cli.h"
+#include "complete.h"
 
 #define SHELL_UNDO_MAX 16
 
-struct completer;
+/*
+ * What the shell uses of the dispatcher, handed to it as data: the command
+ * table and the entry points argv mode uses too. The shell never includes
+ * the dispatcher's header, so the two are no circle.
+ */
+struct shell_host {
+	const struct cli_command *commands;
+	size_t ncommands;
+	/* parse the options after argv[0], then run it (argv mode's path) */
+	int (*run)(struct cli *cli, struct cli_opts *opts, int argc, char **argv);
+	/* only the options after argv[0]; *consumed: the words they took */
+	int (*parse_options)(struct cli *cli, struct cli_opts *opts, int argc,
+			     char **argv, int *consumed);
+	bool (*is_option_word)(const char *word);
+	void (*command_usage)(FILE *f, const struct cli_command *cmd, bool shell);
+	void (*print_options)(FILE *f, bool shell, const struct cli_command *cmd);
+};
 
 struct shell {
 	struct cli *cli;
+	const struct shell_host *host;
+	struct cli_opts opts;		/* the options of the shell command itself */
 	struct ddctl_table *table;	/* the current state, last read */
 	bool kernel;			/* the control file is the kernel's */
 	bool stale;			/* re-read the kernel's state first */
@@ -25,26 +46,23 @@ struct shell {
 	char *complete;			/* the last complete logical line */
 };
 
-/* shell.c */
-void shell_init(struct shell *sh, struct cli *cli, bool interactive);
+/* run.c: the shell command */
+int shell_main(struct cli *cli, const struct cli_opts *opts,
+	       const struct shell_host *host);
+
+/* shell.c: lines, the shell's own commands, the state and undo */
+void shell_init(struct shell *sh, struct cli *cli, const struct cli_opts *opts,
+		const struct shell_host *host, bool interactive);
 void shell_release(struct shell *sh);
 size_t shell_pending_count(const struct shell *sh);
 void shell_prompt(struct shell *sh, char *buf, size_t size);
 int shell_feed(struct shell *sh, const char *line, const char **complete);
 int shell_run_line(struct shell *sh, const char *line);
 struct ddctl_table *shell_current_table(struct shell *sh);
-const char *const *shell_command_names(void);
+const char *const *shell_command_names(const struct shell *sh);
 const char *const *shell_query_commands(void);
 
-/* shell-tty.c: readline, history, Ctrl-C */
+/* tty.c: readline, history, Ctrl-C */
 int shell_tty_run(struct shell *sh);
-
-/* shell-complete.c: context-aware candidates from sorted lists */
-int completer_new(struct ddctl_ctx *ctx, const char *const *commands,
-		  const char *const *query_commands, struct completer **out);
-void completer_free(struct completer *c);
-int completer_set_table(struct completer *c, struct ddctl_table *table);
-size_t completer_complete(struct completer *c, const char *line, size_t point,
-			  size_t *start, char *const **candidates);
 
 #endif

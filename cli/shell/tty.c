@@ -17,7 +17,8 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include "shell.h"
+#include "output/output.h"
+#include "shell/shell.h"
 
 #define HISTORY_MAX 1000
 
@@ -250,7 +251,7 @@ int shell_tty_run(struct shell *sh)
 	int r;
 
 	tty.sh = sh;
-	r = completer_new(sh->cli->ctx, shell_command_names(),
+	r = completer_new(sh->cli->ctx, shell_command_names(sh),
 			  shell_query_commands(), &tty.comp);
 	if (r < 0)
 		return EXIT_REFUSED;
