@@ -236,7 +236,7 @@ static const char *const *command_names(void)
 	return names;
 }
 
-static int cmd_help(struct cli *cli, const struct cli_opts *o, int argc, char **argv)
+static int cmd_help(struct cli *cli, const struct cli_opts *opts, int argc, char **argv)
 {
 	const struct cli_command *cmd;
 

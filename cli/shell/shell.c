@@ -57,10 +57,10 @@ static void undo_push(struct shell *sh, struct ddctl_table *before)
 }
 
 /*
- * Submit @set as ONE transaction on the current state and report as `set`
- * does. A kernel is read again before the next command; a file that is not
- * the kernel's keeps the state the plan predicts. With @undoable the state
- * before is kept for undo.
+ * Commit @set on the current state (cli_set_commit(), as `set` does) and
+ * keep the shell's state: a kernel is read again before the next command;
+ * a file that is not the kernel's keeps the state the plan predicts. With
+ * @undoable the state before is kept for undo.
  */
 static int shell_submit(struct shell *sh, struct ddctl_queryset *set,
 			bool undoable)

@@ -3,7 +3,7 @@
 /*
  * The shell on a terminal: readline's callback interface, so that Ctrl-C
  * cancels the line being typed and not the shell; history in the XDG state
- * directory without duplicates; Tab completion from shell-complete.c.
+ * directory without duplicates; Tab completion from complete.c.
  */
 #include <errno.h>
 #include <poll.h>
