@@ -10,13 +10,17 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands/commands.h"
 #include "dispatch.h"
-#include "ops/ops.h"
+#include "ops/input.h"
+#include "ops/state.h"
+#include "output/message.h"
+#include "output/suggest.h"
 #include "shell/shell.h"
 
 /* The commands, as bits: which options a command takes. */

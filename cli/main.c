@@ -4,7 +4,8 @@
 #include <stdio.h>
 
 #include "dispatch.h"
-#include "output/output.h"
+#include "output/message.h"
+#include "output/pager.h"
 
 int main(int argc, char **argv)
 {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /* ddctl apply-config: the ddctl.d drop-ins, merged, applied as one set. */
+#include <stdio.h>
+
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/commit.h"
+#include "ops/config.h"
+#include "output/json.h"
 
 static int print_file(const char *path, void *data)
 {

@@ -6,11 +6,15 @@
  * callsites the kernel has now, or '-' for the live state.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/input.h"
+#include "ops/state.h"
+#include "output/json.h"
+#include "output/message.h"
 
 static int load_state(struct cli *cli, struct ddctl_table *live, const char *what,
 		      struct ddctl_table **out)

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /* ddctl follow QUERY...: apply, show the lines their callsites print, restore on exit. */
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/follow.h"
 
 int cmd_follow(struct cli *cli, const struct cli_opts *opts, int argc,
 	       char **argv)

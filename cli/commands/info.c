@@ -2,10 +2,13 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /* ddctl info: which control file, which kernel features, which backend. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/state.h"
+#include "output/json.h"
+#include "output/message.h"
 
 static void print_json(struct cli *cli, const char *path, unsigned int features,
 		       bool known, size_t sites)

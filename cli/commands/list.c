@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /* ddctl list: the callsites, optionally those a match-spec selects. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/input.h"
+#include "ops/state.h"
+#include "output/escape.h"
+#include "output/json.h"
+#include "output/message.h"
+#include "output/pager.h"
+#include "output/suggest.h"
+#include "output/table.h"
 
 enum field { F_FLAGS, F_LOCATION, F_FILE, F_LINE, F_MODULE, F_FUNCTION,
 	     F_CLASS, F_FORMAT, F_COUNT };

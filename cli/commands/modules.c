@@ -2,11 +2,14 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /* ddctl modules: callsites and enabled callsites per module. */
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/state.h"
+#include "output/json.h"
+#include "output/pager.h"
 
 struct modstat {
 	const char *name;

@@ -2,10 +2,13 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /* ddctl monitor: the kernel's change notifications, as they happen. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "output/escape.h"
+#include "output/json.h"
+#include "output/message.h"
 
 static int print_event(const struct ddctl_event *ev, void *data)
 {

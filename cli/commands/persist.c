@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/config.h"
+#include "ops/input.h"
+#include "output/json.h"
+#include "output/message.h"
 
 struct written {
 	struct json_writer w;

@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/commit.h"
+#include "ops/input.h"
+#include "ops/state.h"
+#include "output/message.h"
 
 int cmd_reset(struct cli *cli, const struct cli_opts *opts, int argc,
 	      char **argv)

@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/commit.h"
+#include "ops/input.h"
 
 /* A ddctl save starts so; without queries it is the default state. */
 #define SAVE_MAGIC "# ddctl saved state"

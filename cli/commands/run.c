@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/follow.h"
+#include "output/message.h"
 
 int cmd_run(struct cli *cli, const struct cli_opts *opts, int argc, char **argv)
 {

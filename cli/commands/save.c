@@ -5,11 +5,14 @@
  * boot snapshot that ddctl reset goes back to.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/state.h"
+#include "output/json.h"
+#include "output/message.h"
 
 /* save --json: {"file":PATH|null,"queries":[...]}, the script's queries. */
 static void print_json(const char *path, const char *text)

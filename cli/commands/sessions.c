@@ -6,11 +6,14 @@
  * (killed, crashed). Every other command warns about such records.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/follow.h"
+#include "output/json.h"
+#include "output/message.h"
 
 struct walk {
 	struct cli *cli;

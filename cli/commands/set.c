@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/commit.h"
+#include "ops/input.h"
+#include "output/message.h"
 
 int cmd_set(struct cli *cli, const struct cli_opts *opts, int argc, char **argv)
 {

@@ -8,12 +8,16 @@
  * (the socket overflowed), every loaded module gets it again.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands/commands.h"
-#include "ops/ops.h"
+#include "ops/commit.h"
+#include "ops/config.h"
+#include "output/json.h"
+#include "output/message.h"
 
 /* watch --json: one line per module, the set's members after "module". */
 static void json_event(struct json_writer *w, void *data)

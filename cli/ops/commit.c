@@ -5,10 +5,15 @@
  * way every command and the shell change the kernel's state.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/ops.h"
+#include "ops/commit.h"
+#include "ops/state.h"
+#include "output/json.h"
+#include "output/message.h"
+#include "output/progress.h"
 
 /* Per-query counts: the kernel's when it reported them, else predicted. */
 static void query_counts(struct ddctl_txn *txn, size_t i, unsigned int *m,

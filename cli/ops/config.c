@@ -4,7 +4,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ops/ops.h"
+#include "ops/config.h"
+#include "output/message.h"
 
 int cli_load_config(struct cli *cli, struct ddctl_queryset **set)
 {

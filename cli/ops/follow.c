@@ -18,7 +18,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ops/ops.h"
+#include "ops/commit.h"
+#include "ops/follow.h"
+#include "ops/input.h"
+#include "ops/state.h"
+#include "output/json.h"
+#include "output/message.h"
 
 #define DECORATION (DDCTL_FLAG_MODNAME | DDCTL_FLAG_FUNCNAME | \
 		    DDCTL_FLAG_SOURCENAME | DDCTL_FLAG_LINENO)

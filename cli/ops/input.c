@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/ops.h"
+#include "ops/input.h"
+#include "output/message.h"
+#include "output/suggest.h"
 
 /* The outcome of parsing into @set: the error, if any, once. */
 static int parse_status(struct cli *cli, struct ddctl_queryset *set, int r)

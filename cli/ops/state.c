@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ops/ops.h"
+#include "ops/state.h"
+#include "output/message.h"
 
 int cli_read_table(struct cli *cli, struct ddctl_table **table)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "output/output.h"
+#include "output/escape.h"
 
 /* The length of the valid UTF-8 sequence at @p (1 for ASCII), or 0. */
 size_t utf8_len(const unsigned char *p)

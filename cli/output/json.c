@@ -8,7 +8,8 @@
  */
 #include <stdio.h>
 
-#include "output/output.h"
+#include "output/escape.h"
+#include "output/json.h"
 
 void json_init(struct json_writer *w, FILE *f)
 {

@@ -12,11 +12,14 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 
-#include "output/output.h"
+#include "output/json.h"
+#include "output/message.h"
+#include "output/pager.h"
 
 int cli_errno_status(int r)
 {

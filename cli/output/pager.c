@@ -6,13 +6,14 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "output/output.h"
+#include "output/pager.h"
 
 static pid_t pager_pid;
 static int width = -1;

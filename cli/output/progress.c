@@ -5,10 +5,11 @@
  * patch each site separately: 30,000 sites take tens of seconds). On stderr,
  * only when it is a terminal, never with --json or --quiet.
  */
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "output/output.h"
+#include "output/progress.h"
 
 static struct timespec start;
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "output/output.h"
+#include "output/suggest.h"
 
 /* Edit distance with transpositions (optimal string alignment), capped. */
 static size_t distance(const char *a, const char *b)

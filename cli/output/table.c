@@ -5,10 +5,11 @@
  * to its width with an ellipsis (paths at the left, the rest at the right).
  * Piped output keeps every cell whole.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/output.h"
+#include "output/table.h"
 
 /* The terminal shows the cell; bytes that continue a UTF-8 sequence take no column. */
 static unsigned int text_width(const char *s)

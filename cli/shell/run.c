@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "output/output.h"
+#include "output/message.h"
 #include "shell/shell.h"
 
 /* A script on stdin: the first failing line stops it unless --keep-going. */

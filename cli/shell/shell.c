@@ -7,10 +7,15 @@
  * shell_host), as in argv mode.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/ops.h"
+#include "ops/commit.h"
+#include "ops/input.h"
+#include "ops/state.h"
+#include "output/message.h"
+#include "output/suggest.h"
 #include "shell/shell.h"
 
 #define SHELL_MAX_ARGS 64

@@ -17,7 +17,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include "output/output.h"
+#include "output/message.h"
 #include "shell/shell.h"
 
 #define HISTORY_MAX 1000
