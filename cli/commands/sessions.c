@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
+/*
+ * ddctl sessions: the records of follow and run sessions under
+ * /run/ddctl/sessions; --restore undoes those whose process is gone
+ * (killed, crashed). Every other command warns about such records.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands/commands.h"
+#include "ops/follow.h"
+#include "output/json.h"
+#include "output/message.h"
+
+struct walk {
+	struct cli *cli;
+	bool restore;
+	struct json_writer w;
+	unsigned int listed, ended, restored, failed;
+};
+
+static void print_session(struct walk *w, struct ddctl_session *s, bool running)
+{
+	time_t t = (time_t)ddctl_session_get_start(s);
+	char when[32] = "?";
+	struct tm tm;
+
+	if (localtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	if (w->cli->json) {
+		json_begin_object(&w->w);
+		json_key(&w->w, "pid");
+		json_int(&w->w, ddctl_session_get_pid(s));
+		json_key(&w->w, "start");
+		json_int(&w->w, ddctl_session_get_start(s));
+		json_key(&w->w, "running");
+		json_bool(&w->w, running);
+		json_key(&w->w, "command");
+		json_string(&w->w, ddctl_session_get_command(s));
+		json_key(&w->w, "record");
+		json_string(&w->w, ddctl_session_get_path(s));
+		json_key(&w->w, "restore");
+		json_string(&w->w, ddctl_session_get_restore_script(s));
+		json_end_object(&w->w);
+	} else {
+		if (!w->listed)
+			printf("%-8s %-19s %-7s %s\n", "PID", "STARTED", "STATE", "COMMAND");
+		printf("%-8ld %-19s %-7s %s\n", ddctl_session_get_pid(s), when,
+		       running ? "running" : "ended", ddctl_session_get_command(s));
+	}
+	w->listed++;
+}
+
+static int on_session(struct ddctl_session *s, void *data)
+{
+	struct walk *w = data;
+	bool running = ddctl_session_is_running(s);
+
+	if (!w->restore) {
+		print_session(w, s, running);
+		return 0;
+	}
+	if (running)
+		return 0;
+	w->ended++;
+	if (w->cli->check) {
+		printf("session of pid %ld (%s) would be restored:\n%s",
+		       ddctl_session_get_pid(s), ddctl_session_get_command(s),
+		       ddctl_session_get_restore_script(s));
+		return 0;
+	}
+	if (cli_session_restore(w->cli, s) == EXIT_OK) {
+		w->restored++;
+		if (!w->cli->json && !w->cli->quiet)
+			printf("restored the session of pid %ld (%s)\n",
+			       ddctl_session_get_pid(s), ddctl_session_get_command(s));
+	} else {
+		w->failed++;
+	}
+	return 0;
+}
+
+static void print_restored(struct walk *w)
+{
+	json_begin_object(&w->w);
+	json_key(&w->w, "ended");
+	json_uint(&w->w, w->ended);
+	json_key(&w->w, "restored");
+	json_uint(&w->w, w->restored);
+	json_key(&w->w, "failed");
+	json_uint(&w->w, w->failed);
+	json_end_object(&w->w);
+}
+
+int cmd_sessions(struct cli *cli, const struct cli_opts *opts, int argc,
+	         char **argv)
+{
+	struct walk w = { .cli = cli, .restore = opts->restore };
+	int r;
+
+	json_init(&w.w, stdout);
+	if (cli->json && !w.restore)
+		json_begin_array(&w.w);
+	r = ddctl_session_foreach(cli->ctx, on_session, &w);
+	if (cli->json && !w.restore)
+		json_end_array(&w.w);
+	else if (cli->json)
+		print_restored(&w);
+	else if (w.restore && !w.ended && !cli->quiet)
+		printf("no ended session to restore\n");
+	if (r < 0) {
+		cli_error(cli, "cannot read the session records: %s\n", strerror(-r));
+		return EXIT_REFUSED;
+	}
+	return w.failed ? EXIT_REFUSED : EXIT_OK;
+}

@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
+/*
+ * ddctl follow: apply a set for the duration of a session, stream the
+ * kernel log lines its callsites print (attributed to each site through
+ * the decoration the session adds), count them per site, and put every
+ * site back on exit, Ctrl-C, SIGTERM, SIGHUP and on errors. ddctl run
+ * runs a command inside such a session; ddctl sessions --restore puts
+ * back the sites of a session whose process is gone.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ops/commit.h"
+#include "ops/follow.h"
+#include "ops/input.h"
+#include "ops/state.h"
+#include "output/json.h"
+#include "output/message.h"
+
+#define DECORATION (DDCTL_FLAG_MODNAME | DDCTL_FLAG_FUNCNAME | \
+		    DDCTL_FLAG_SOURCENAME | DDCTL_FLAG_LINENO)
+#define STATS_ROWS 20
+
+static volatile sig_atomic_t got_signal, child_done;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		child_done = 1;
+	else
+		got_signal = sig;
+}
+
+struct follow {
+	struct cli *cli;
+	const struct cli_opts *opts;
+	struct ddctl_session *session;
+	struct ddctl_table *sites;
+	struct ddctl_kmsg_index *index;
+	struct ddctl_kmsg *kmsg;
+	struct ddctl_monitor *monitor;
+	unsigned long long *counts; /* per followed site */
+	unsigned long long lines, other, lost;
+	FILE *out;
+	bool colour, changed, out_error;
+	int wmod, wfunc;
+	sigset_t waitmask; /* the mask outside follow: signals arrive in ppoll() */
+	pid_t child;
+	bool reaped;
+	int child_status;
+};
+
+static void columns_init(struct follow *f)
+{
+	size_t i, n = ddctl_table_get_count(f->sites);
+
+	f->wmod = 6;
+	f->wfunc = 8;
+	for (i = 0; i < n; i++) {
+		const struct ddctl_site *s = ddctl_table_get_site(f->sites, i);
+		int m = (int)strlen(ddctl_site_get_module(s));
+		int fl = snprintf(NULL, 0, "%s:%u", ddctl_site_get_function(s),
+				  ddctl_site_get_line(s));
+
+		f->wmod = m > f->wmod ? m : f->wmod;
+		f->wfunc = fl > f->wfunc ? fl : f->wfunc;
+	}
+	f->wmod = f->wmod > 24 ? 24 : f->wmod;
+	f->wfunc = f->wfunc > 40 ? 40 : f->wfunc;
+}
+
+static void print_json_line(struct follow *f, const struct ddctl_kmsg_record *rec,
+			    const struct ddctl_site *site, const char *message)
+{
+	struct json_writer w;
+
+	json_init(&w, f->out);
+	json_begin_object(&w);
+	json_key(&w, "seq");
+	json_uint(&w, rec->seq);
+	json_key(&w, "usec");
+	json_uint(&w, rec->usec);
+	if (site) {
+		json_site(&w, site);
+	} else {
+		json_key(&w, "file");
+		json_null(&w);
+		json_key(&w, "line");
+		json_null(&w);
+		json_key(&w, "module");
+		json_null(&w);
+		json_key(&w, "function");
+		json_null(&w);
+	}
+	json_key(&w, "message");
+	json_string(&w, message);
+	json_end_object(&w);
+}
+
+static void print_line(struct follow *f, const struct ddctl_kmsg_record *rec,
+		       const struct ddctl_site *site, const char *message)
+{
+	char fl[160];
+
+	if (f->cli->json) {
+		print_json_line(f, rec, site, message);
+	} else if (!site) {
+		fprintf(f->out, "%-*s %-*s %s\n", f->wmod, "-", f->wfunc, "-", message);
+	} else {
+		snprintf(fl, sizeof(fl), "%s:%u", ddctl_site_get_function(site),
+			 ddctl_site_get_line(site));
+		fprintf(f->out, "%s%-*s%s %s%-*s%s %s\n", f->colour ? "\033[32m" : "",
+			f->wmod, ddctl_site_get_module(site), f->colour ? "\033[0m" : "",
+			f->colour ? "\033[34m" : "", f->wfunc, fl,
+			f->colour ? "\033[0m" : "", message);
+	}
+	if (fflush(f->out) == EOF || ferror(f->out))
+		f->out_error = true;
+}
+
+static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
+{
+	struct ddctl_kmsg_prefix p;
+	size_t site;
+
+	if (rec->facility == 0 && rec->level == 7 &&
+	    ddctl_kmsg_prefix_parse(rec->text, DECORATION | DDCTL_FLAG_TID, &p) == 0 &&
+	    (p.flags & DECORATION) == DECORATION &&
+	    ddctl_kmsg_index_find(f->index, &p, &site) > 0) {
+		f->counts[site]++;
+		f->lines++;
+		f->changed = true;
+		if (!f->opts->top)
+			print_line(f, rec, ddctl_table_get_site(f->sites, site),
+				   f->opts->raw ? rec->text : p.message);
+		return;
+	}
+	f->other++;
+	if (f->opts->all && !f->opts->top)
+		print_line(f, rec, NULL, rec->text);
+}
+
+static int cmp_count(const void *pa, const void *pb, void *data)
+{
+	const unsigned long long *c = data;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	if (c[a] != c[b])
+		return c[a] < c[b] ? 1 : -1;
+	return (a > b) - (a < b);
+}
+
+/* The followed sites that printed, most lines first. */
+static size_t *sorted_sites(struct follow *f, size_t *n)
+{
+	size_t i, total = ddctl_table_get_count(f->sites);
+	size_t *idx = malloc((total + 1) * sizeof(*idx));
+
+	*n = 0;
+	if (!idx)
+		return NULL;
+	for (i = 0; i < total; i++)
+		if (f->counts[i])
+			idx[(*n)++] = i;
+	qsort_r(idx, *n, sizeof(*idx), cmp_count, f->counts);
+	return idx;
+}
+
+static void print_stats(struct follow *f, FILE *to, size_t max)
+{
+	size_t i, n;
+	size_t *idx = sorted_sites(f, &n);
+
+	if (!idx)
+		return;
+	fprintf(to, "%llu line%s from %zu of %zu followed callsite%s", f->lines,
+		f->lines == 1 ? "" : "s", n, ddctl_table_get_count(f->sites),
+		ddctl_table_get_count(f->sites) == 1 ? "" : "s");
+	if (f->lost)
+		fprintf(to, ", %llu record%s lost", f->lost, f->lost == 1 ? "" : "s");
+	fputs(n ? ":\n" : "\n", to);
+	for (i = 0; i < n && (!max || i < max); i++) {
+		const struct ddctl_site *s = ddctl_table_get_site(f->sites, idx[i]);
+
+		fprintf(to, "%8llu  %s:%u [%s]%s\n", f->counts[idx[i]],
+			ddctl_site_get_file(s), ddctl_site_get_line(s),
+			ddctl_site_get_module(s), ddctl_site_get_function(s));
+	}
+	if (max && n > max)
+		fprintf(to, "     ...  %zu more\n", n - max);
+	free(idx);
+}
+
+static void print_stats_json(struct follow *f)
+{
+	struct json_writer w;
+	size_t i, n;
+	size_t *idx = sorted_sites(f, &n);
+
+	if (!idx)
+		return;
+	json_init(&w, f->out);
+	json_begin_object(&w);
+	json_key(&w, "summary");
+	json_begin_object(&w);
+	json_key(&w, "lines");
+	json_uint(&w, f->lines);
+	json_key(&w, "other");
+	json_uint(&w, f->other);
+	json_key(&w, "lost");
+	json_uint(&w, f->lost);
+	json_key(&w, "followed");
+	json_uint(&w, ddctl_table_get_count(f->sites));
+	json_key(&w, "sites");
+	json_begin_array(&w);
+	for (i = 0; i < n; i++) {
+		json_begin_object(&w);
+		json_site(&w, ddctl_table_get_site(f->sites, idx[i]));
+		json_key(&w, "count");
+		json_uint(&w, f->counts[idx[i]]);
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_end_object(&w);
+	json_end_object(&w);
+	fflush(f->out);
+	free(idx);
+}
+
+/* --top: the table, in place on a terminal. */
+static void refresh_top(struct follow *f)
+{
+	if (!f->changed)
+		return;
+	f->changed = false;
+	if (f->colour)
+		fputs("\033[H\033[J", f->out);
+	print_stats(f, f->out, f->colour ? STATS_ROWS : 0);
+	if (!f->colour)
+		fputc('\n', f->out);
+	if (fflush(f->out) == EOF)
+		f->out_error = true;
+}
+
+/*
+ * Another writer (netlink notification): does it touch our sites? The
+ * notification carries the set: predict it on the followed sites (with
+ * the flags the session gave them) instead of reading the whole table
+ * back, which takes seconds with tens of thousands of sites under TCG.
+ * The session's own commit predicts no change.
+ */
+static int on_event(const struct ddctl_event *ev, void *data)
+{
+	struct follow *f = data;
+	struct ddctl_queryset *set = NULL;
+	struct ddctl_plan *plan = NULL;
+	size_t moved = 0;
+
+	if (!f->sites || !ev->queries || ddctl_queryset_new(f->cli->ctx, &set) < 0)
+		return 0;
+	if (ddctl_queryset_parse(set, ev->queries, 0) == 0 &&
+	    ddctl_plan_new(set, f->sites, &plan) == 0)
+		moved = ddctl_plan_get_change_count(plan);
+	ddctl_plan_unref(plan);
+	ddctl_queryset_unref(set);
+	if (moved)
+		cli_error(f->cli, "another writer changed %zu of the followed callsites (%.*s): their lines may no longer be attributed\n",
+			  moved, (int)strcspn(ev->queries, "\n"), ev->queries);
+	return 0;
+}
+
+static long long now_sec(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec;
+}
+
+/* Read what the kernel log has; -ENODATA at the end of a stand-in. */
+static int drain(struct follow *f)
+{
+	struct ddctl_kmsg_record rec;
+	int r;
+
+	while (!f->out_error) {
+		r = ddctl_kmsg_read(f->kmsg, &rec);
+		if (r == 1)
+			handle_record(f, &rec);
+		else if (r == -EPIPE)
+			f->lost++;
+		else if (r != -EBADMSG)
+			return r;
+	}
+	return -EIO;
+}
+
+static int follow_loop(struct follow *f)
+{
+	struct pollfd pfd[2] = { { ddctl_kmsg_get_fd(f->kmsg), POLLIN, 0 } };
+	nfds_t n = 1;
+	int r = 0, timeout = f->opts->top || f->opts->stats ? 1000 : -1;
+	struct timespec ts = { .tv_sec = 1 };
+	long long last = now_sec();
+
+	if (f->monitor) {
+		pfd[1].fd = ddctl_monitor_get_fd(f->monitor);
+		pfd[1].events = POLLIN;
+		n = 2;
+	}
+	while (!got_signal && !f->out_error) {
+		if (f->child && child_done) {
+			if (waitpid(f->child, &f->child_status, WNOHANG) == f->child) {
+				f->reaped = true;
+				break;
+			}
+			child_done = 0;
+		}
+		r = drain(f);
+		if (r < 0)
+			break;
+		/* signals are blocked but while waiting: none is missed */
+		r = ppoll(pfd, n, timeout < 0 ? NULL : &ts, &f->waitmask);
+		if (r < 0 && errno != EINTR) {
+			r = -errno;
+			break;
+		}
+		if (n == 2 && r > 0 && pfd[1].revents)
+			ddctl_monitor_read(f->monitor, on_event, f);
+		/* --top: at most once a second; --stats: every 5 seconds */
+		if ((f->opts->top || f->opts->stats) && f->changed &&
+		    now_sec() - last >= (f->opts->top ? 1 : 5)) {
+			last = now_sec();
+			if (f->opts->top) {
+				refresh_top(f);
+			} else {
+				f->changed = false;
+				print_stats(f, stderr, STATS_ROWS);
+			}
+		}
+		r = 0;
+	}
+	if (f->child && !got_signal) /* what the command printed last */
+		r = drain(f);
+	if (r == -ENODATA || r == 0)
+		return 0;
+	if (f->out_error) {
+		cli_error(f->cli, "cannot write the output: %s\n", strerror(errno));
+		return -EIO;
+	}
+	cli_error(f->cli, "reading the kernel log: %s\n", strerror(-r));
+	return r;
+}
+
+/* Put the session's sites back; the record goes once that worked. */
+int cli_session_restore(struct cli *cli, struct ddctl_session *s)
+{
+	struct ddctl_queryset *set = NULL;
+	struct ddctl_table *now = NULL;
+	struct cli_commit how = { .quiet = true };
+	size_t skipped = 0, n;
+	int r;
+
+	r = ddctl_table_read(cli->ctx, &now);
+	if (!r)
+		r = ddctl_session_get_restore(s, now, &set, &skipped);
+	if (!r) {
+		how.table = now;
+		cli_set_commit(cli, set, &how);
+		r = how.error;
+	}
+	n = set ? ddctl_queryset_get_count(set) : 0;
+	ddctl_queryset_unref(set);
+	ddctl_table_unref(now);
+	if (r < 0) {
+		cli_error(cli, "could not restore the callsites: %s; the session record %s stays: run 'ddctl sessions --restore'\n",
+			  strerror(-r), ddctl_session_get_path(s) ? ddctl_session_get_path(s) : "");
+		return EXIT_REFUSED;
+	}
+	if (skipped)
+		cli_error(cli, "%zu callsite%s changed by another writer during the session %s left as %s\n",
+			  skipped, skipped == 1 ? "" : "s", skipped == 1 ? "was" : "were",
+			  skipped == 1 ? "it is" : "they are");
+	if (n)
+		cli_note(cli, "restored the callsites (%zu quer%s, one transaction)\n", n,
+		     n == 1 ? "y" : "ies");
+	else
+		cli_note(cli, "nothing to restore\n");
+	r = ddctl_session_remove(s);
+	if (r < 0)
+		cli_error(cli, "cannot remove the session record: %s\n", strerror(-r));
+	return EXIT_OK;
+}
+
+static int start_child(struct follow *f, char **command)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &f->waitmask, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		execvp(command[0], command);
+		fprintf(stderr, "ddctl: cannot run %s: %s\n", command[0], strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	f->child = pid;
+	return 0;
+}
+
+/* "ddctl NAME QUERY... [-- COMMAND...]", for the session record. */
+static char *command_line(const char *name, int argc, char **argv, char **command)
+{
+	size_t len = strlen(name) + 12;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	for (i = 0; command && command[i]; i++)
+		len += strlen(command[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "ddctl ");
+	strcat(s, name);
+	for (i = 0; i < argc; i++)
+		strcat(strcat(s, " "), argv[i]);
+	if (command)
+		strcat(s, " --");
+	for (i = 0; command && command[i]; i++)
+		strcat(strcat(s, " "), command[i]);
+	return s;
+}
+
+/*
+ * The queries of follow and run: -f FILE (also --file) or words (the
+ * dispatcher and run have checked that there are some).
+ */
+static int read_set(struct cli *cli, const struct cli_opts *opts, int argc,
+		    char **argv, struct ddctl_queryset **set)
+{
+	const char *file = opts->file;
+	char *text;
+	int st;
+
+	if (!file && argc == 2 && !strcmp(argv[0], "-f"))
+		file = argv[1];
+	if (file) {
+		text = cli_read_file(file);
+		if (!text) {
+			cli_error(cli, "cannot read %s: %s\n", file, strerror(errno));
+			return EXIT_REFUSED;
+		}
+	} else {
+		text = cli_join_args(argc, argv);
+		if (!text)
+			return EXIT_REFUSED;
+	}
+	st = cli_parse_queries(cli, text, 0, set);
+	free(text);
+	if (!st && ddctl_queryset_get_count(*set) == 0) {
+		cli_error(cli, "no queries given\n");
+		st = EXIT_USAGE;
+	}
+	return st;
+}
+
+/*
+ * Our handlers for the session, the signals blocked but while ppoll()
+ * waits (@waitmask: the mask to wait with); off: unblocked first, so that
+ * one that came meanwhile reaches our handler, then the old handlers.
+ */
+static void signals(bool on, struct sigaction *old, sigset_t *waitmask)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&block, sigs[i]);
+	if (!on)
+		sigprocmask(SIG_SETMASK, waitmask, NULL);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (!on) {
+			sigaction(sigs[i], &old[i], NULL);
+			continue;
+		}
+		sa.sa_handler = sigs[i] == SIGPIPE ? SIG_IGN : on_signal;
+		sigaction(sigs[i], &sa, &old[i]);
+	}
+	if (on) {
+		sigprocmask(SIG_BLOCK, &block, waitmask);
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			sigdelset(waitmask, sigs[i]);
+	}
+}
+
+static int open_output(struct follow *f)
+{
+	struct cli *cli = f->cli;
+	const char *output = f->opts->output;
+
+	f->out = stdout;
+	if (output && strcmp(output, "-")) {
+		f->out = fopen(output, "we");
+		if (!f->out) {
+			cli_error(cli, "cannot write %s: %s\n", output, strerror(errno));
+			return EXIT_REFUSED;
+		}
+	}
+	f->colour = f->out == stdout && isatty(STDOUT_FILENO) && !cli->json &&
+		    !getenv("NO_COLOR");
+	return EXIT_OK;
+}
+
+/* Everything up to the change: the session, the record, the reader. */
+static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
+			  const char *cmdline)
+{
+	struct cli *cli = f->cli;
+	const struct cli_opts *opts = f->opts;
+	struct ddctl_table *now = NULL;
+	struct cli_commit how = { 0 };
+	int r, st;
+
+	st = cli_read_table(cli, &now);
+	if (st)
+		return st;
+	r = ddctl_session_new(set, now, DECORATION, &f->session);
+	if (r < 0) {
+		cli_error(cli, "cannot plan the session: %s\n", strerror(-r));
+		ddctl_table_unref(now);
+		return cli_errno_status(r);
+	}
+	how.table = now;
+	if (cli->check) {
+		st = cli_set_commit(cli, ddctl_session_get_set(f->session), &how);
+		ddctl_table_unref(now);
+		return st ? st : EXIT_HELP;
+	}
+	f->sites = ddctl_session_get_sites(f->session);
+	f->counts = calloc(ddctl_table_get_count(f->sites) + 1, sizeof(*f->counts));
+	r = f->counts ? ddctl_kmsg_index_new(f->sites, &f->index) : -ENOMEM;
+	/* the reader first: lines printed right after the change are ours */
+	if (!r)
+		r = ddctl_kmsg_new(cli->ctx, opts->kmsg, opts->since_boot ?
+				   DDCTL_KMSG_SINCE_BOOT : 0, &f->kmsg);
+	if (r < 0) {
+		cli_error(cli, "cannot read the kernel log %s: %s; nothing was changed\n",
+			  opts->kmsg ? opts->kmsg : "/dev/kmsg", strerror(-r));
+		ddctl_table_unref(now);
+		return EXIT_REFUSED;
+	}
+	st = open_output(f);
+	if (!st && ddctl_session_get_change_count(f->session) &&
+	    ddctl_session_save(f->session, cmdline) < 0) {
+		cli_error(cli, "cannot write the session record; nothing was changed\n");
+		st = EXIT_REFUSED;
+	}
+	how.quiet = true;
+	if (!st)
+		cli_set_commit(cli, ddctl_session_get_set(f->session), &how);
+	r = how.error;
+	if (r < 0) {
+		/* a refused set changed nothing; a read-back that differs did */
+		if (!cli_lib_error())
+			cli_error(cli, "cannot apply the set: %s\n", strerror(-r));
+		cli_session_restore(cli, f->session);
+		st = EXIT_REFUSED;
+	}
+	ddctl_table_unref(now);
+	return st;
+}
+
+/* The session: @command (run) or none (follow). */
+int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
+	       int argc, char **argv, char **command)
+{
+	struct follow f = { .cli = cli, .opts = opts };
+	struct ddctl_queryset *set = NULL;
+	struct sigaction old[5];
+	char *cmdline = NULL;
+	int st, r, stop = 0;
+
+	st = read_set(cli, opts, argc, argv, &set);
+	if (st)
+		goto out;
+	cmdline = command_line(name, argc, argv, command);
+	got_signal = 0;
+	child_done = 0;
+	signals(true, old, &f.waitmask);
+	/*
+	 * Listen before committing: another writer may change a site while
+	 * the set is verified (seconds with many sites), and its
+	 * notification must not be missed.
+	 */
+	if (ddctl_monitor_new(cli->ctx, &f.monitor) < 0)
+		f.monitor = NULL;
+	st = follow_prepare(&f, set, cmdline);
+	if (st == EXIT_HELP) { /* --check: printed, nothing written */
+		st = EXIT_OK;
+		goto restore_signals;
+	}
+	if (st)
+		goto restore_signals;
+	columns_init(&f);
+	cli_note(cli, "following %zu callsite%s (%zu changed); %s\n",
+	     ddctl_table_get_count(f.sites), ddctl_table_get_count(f.sites) == 1 ? "" : "s",
+	     ddctl_session_get_change_count(f.session),
+	     command ? "running the command" : "Ctrl-C stops and restores them");
+	r = command ? start_child(&f, command) : 0;
+	if (r < 0)
+		cli_error(cli, "cannot start %s: %s\n", command[0], strerror(-r));
+	else
+		r = follow_loop(&f);
+	sigprocmask(SIG_SETMASK, &f.waitmask, NULL); /* our handlers stay */
+	while (f.child && !f.reaped) { /* pass signals on, wait for the end */
+		if (got_signal) {
+			kill(f.child, got_signal);
+			stop = got_signal;
+			got_signal = 0;
+		}
+		f.reaped = waitpid(f.child, &f.child_status, 0) == f.child;
+		if (!f.reaped && errno != EINTR)
+			break;
+	}
+	stop = stop ? stop : got_signal;
+	if (stop && !command)
+		cli_note(cli, "%s: stopping\n", strsignal(stop));
+	if (cli->json)
+		print_stats_json(&f);
+	else if (opts->top && !f.colour)
+		print_stats(&f, f.out, 0);
+	else if (!cli->quiet)
+		print_stats(&f, stderr, opts->top ? 0 : STATS_ROWS);
+	st = cli_session_restore(cli, f.session);
+	if (!st && r < 0)
+		st = EXIT_REFUSED;
+	if (command && f.child) {
+		int cs = WIFEXITED(f.child_status) ? WEXITSTATUS(f.child_status) :
+			 128 + WTERMSIG(f.child_status);
+
+		st = st && !cs ? st : cs;
+	} else if (command) {
+		st = st ? st : 127;
+	}
+restore_signals:
+	signals(false, old, &f.waitmask);
+	ddctl_monitor_free(f.monitor);
+	ddctl_kmsg_free(f.kmsg);
+	ddctl_kmsg_index_free(f.index);
+	ddctl_session_free(f.session);
+	free(f.counts);
+	if (f.out && f.out != stdout)
+		fclose(f.out);
+out:
+	free(cmdline);
+	ddctl_queryset_unref(set);
+	return st;
+}

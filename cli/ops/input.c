@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
+/* The input: queries from arguments, files and stdin, parsed once. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops/input.h"
+#include "output/message.h"
+#include "output/suggest.h"
+
+/* The outcome of parsing into @set: the error, if any, once. */
+static int parse_status(struct cli *cli, struct ddctl_queryset *set, int r)
+{
+	const char *word;
+
+	if (r == -EINVAL) {
+		static const char *const keywords[] = { "func", "file", "module",
+			"format", "line", "class", NULL };
+		unsigned int index, column;
+		const char *msg = ddctl_queryset_get_error(set, &index, &column, &word);
+
+		cli_error_query(index, column, word);
+		cli_error(cli, "%s%s\n", msg, strstr(msg, "unknown keyword") ?
+			  cli_suggest(word + (*word == '!'), keywords) : "");
+		return EXIT_USAGE;
+	}
+	if (r < 0) {
+		cli_error(cli, "%s\n", strerror(-r));
+		return EXIT_REFUSED;
+	}
+	return EXIT_OK;
+}
+
+int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
+		      struct ddctl_queryset **set)
+{
+	int r = ddctl_queryset_new(cli->ctx, set);
+
+	if (r == 0)
+		r = ddctl_queryset_parse(*set, text, flags);
+	return parse_status(cli, *set, r);
+}
+
+/*
+ * The queries of file @path ('-': stdin), errors named FILE:LINE. A file
+ * that cannot be read (a directory, an I/O error) is an error, never an
+ * empty set. @text, when not NULL, gets the file's contents.
+ */
+int cli_parse_file(struct cli *cli, const char *path, struct ddctl_queryset **set,
+		   char **text)
+{
+	const char *name = strcmp(path, "-") ? path : "stdin";
+	size_t len = 0;
+	char *buf = cli_read_text(path, &len);
+	int r;
+
+	*set = NULL;
+	if (!buf) {
+		cli_error(cli, "cannot read %s: %s; nothing was changed\n", name,
+			strerror(errno));
+		return EXIT_REFUSED;
+	}
+	r = ddctl_queryset_new(cli->ctx, set);
+	if (r == 0)
+		r = ddctl_queryset_parse_buffer(*set, name, buf, len, 0);
+	if (text)
+		*text = buf;
+	else
+		free(buf);
+	return parse_status(cli, *set, r);
+}
+
+/* An argument that is a query of its own: "module a +p", "a +p; b -p". */
+static bool is_query_arg(const char *arg)
+{
+	const char *last = arg + strlen(arg);
+
+	if (strpbrk(arg, ";\n"))
+		return true;
+	while (last > arg && strchr(" \t", last[-1]))
+		last--;
+	while (last > arg && !strchr(" \t", last[-1]))
+		last--;
+	return last > arg && strchr("+-=", *last);
+}
+
+/*
+ * Arguments are words of one query (`ddctl set module foo +p`), an argument
+ * with blanks one quoted word (`ddctl set format 'rx error' +p`), unless the
+ * first holds blanks or one ends in flags, a whole query (`ddctl set
+ * 'module a +p' 'module b +p'`): then each is a query of its own.
+ */
+char *cli_join_args(int argc, char **argv)
+{
+	bool words = true;
+	size_t len = 1;
+	char *s, *p;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		len += strlen(argv[i]) + 3;
+		if (is_query_arg(argv[i]) || (i == 0 && strpbrk(argv[i], " \t")))
+			words = false;
+	}
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (i = 0, p = s; i < argc; i++) {
+		bool quote = words && strpbrk(argv[i], " \t");
+		char q = strchr(argv[i], '"') ? '\'' : '"';
+
+		if (i)
+			*p++ = words ? ' ' : '\n';
+		if (quote)
+			*p++ = q;
+		p = stpcpy(p, argv[i]);
+		if (quote)
+			*p++ = q;
+	}
+	return s;
+}
+
+/*
+ * The whole of @path ('-': stdin) and its length, NUL-terminated; NULL with
+ * errno set when it cannot be opened or read (a directory: EISDIR).
+ */
+char *cli_read_text(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	size_t alloc = 4096, n;
+	char *buf, *tmp;
+	int e = 0;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	buf = malloc(alloc);
+	while (buf && (n = fread(buf + *len, 1, alloc - *len - 1, f)) > 0) {
+		*len += n;
+		if (alloc - *len < 2) {
+			alloc *= 2;
+			tmp = realloc(buf, alloc);
+			if (!tmp)
+				free(buf);
+			buf = tmp;
+		}
+	}
+	if (!buf)
+		e = ENOMEM;
+	else if (ferror(f))
+		e = errno ? errno : EIO;
+	if (f != stdin)
+		fclose(f);
+	if (e) {
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	buf[*len] = '\0';
+	return buf;
+}
+
+char *cli_read_file(const char *path)
+{
+	size_t len;
+
+	return cli_read_text(path, &len);
+}
+
+/* Whether @argc arguments are what @a allows; says so when not. */
+int cli_check_arity(struct cli *cli, const struct cli_arity *a, int argc)
+{
+	if (argc >= a->min && (a->max < 0 || argc <= a->max))
+		return EXIT_OK;
+	cli_error(cli, "%s\n", a->error);
+	return EXIT_USAGE;
+}

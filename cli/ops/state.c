@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
+/* The state commands work on: the callsite table, the backend, the run directory. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops/state.h"
+#include "output/message.h"
+
+int cli_read_table(struct cli *cli, struct ddctl_table **table)
+{
+	const char *path;
+	int r;
+
+	if (cli->table) {
+		*table = ddctl_table_ref(cli->table);
+		return EXIT_OK;
+	}
+	r = ddctl_get_control_path(cli->ctx, &path);
+	if (r == -ENOENT) {
+		cli_error(cli, "%s\n", CLI_NO_CONTROL);
+		return EXIT_REFUSED;
+	}
+	cli_lib_error_forget();
+	if (r == 0)
+		r = ddctl_table_read(cli->ctx, table);
+	if (r < 0 && !cli_lib_error()) /* the library's message is the report */
+		cli_error(cli, "cannot read %s: %s\n", path, strerror(-r));
+	return r < 0 ? EXIT_REFUSED : EXIT_OK;
+}
+
+/* How sets reach the kernel. */
+const char *cli_backend_name(struct cli *cli)
+{
+	const char *path;
+
+	if (ddctl_get_control_path(cli->ctx, &path) < 0)
+		return "none";
+	return ddctl_get_backend(cli->ctx) == DDCTL_BACKEND_NETLINK ? "netlink" : "control-file";
+}
+
+/*
+ * The boot snapshot as messages name it. The library keeps it below
+ * $DDCTL_RUN_DIR when that is set, but offers no getter for the path:
+ * messages name the installed place.
+ */
+const char *cli_boot_snapshot_name(void)
+{
+	return "/run/ddctl/boot.conf";
+}
+
+static int warn_ended(struct ddctl_session *s, void *data)
+{
+	if (!ddctl_session_is_running(s))
+		fprintf(stderr, "ddctl: the session of pid %ld (%s) ended without restoring its callsites: run 'ddctl sessions --restore'\n",
+			  ddctl_session_get_pid(s), ddctl_session_get_command(s));
+	return 0;
+}
+
+/* Any command: say so when a session was killed before it could restore. */
+void cli_check_sessions(struct cli *cli)
+{
+	ddctl_session_foreach(cli->ctx, warn_ended, NULL);
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-FileCopyrightText: the ddctl authors */
+/* The status line while a split set is written. */
+#ifndef DDCTL_CLI_OUTPUT_PROGRESS_H
+#define DDCTL_CLI_OUTPUT_PROGRESS_H
+
+#include "cli.h"
+
+void cli_progress_attach(struct cli *cli, struct ddctl_txn *txn);
+
+#endif
