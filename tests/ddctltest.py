@@ -10,14 +10,20 @@ are given once, and each call may override any of them:
     run = Ddctl(control=HAND, config_root=CONFIG_ROOT)
     rc, out, err = run("list", "--enabled")
     rc, out, err = run("set", "+p", control=copy, stdin="...")
+
+`Term` runs ddctl as a person would, on a pty of its own (the shell's
+prompt, history, Ctrl-C); `write_control` writes a fixture control file.
 """
 import fcntl
 import os
+import pty
+import re
 import select
 import struct
 import subprocess
 import sys
 import termios
+import time
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(TESTS)
@@ -151,6 +157,84 @@ class Ddctl:
         os.close(master)
         return p.wait(timeout=s["timeout"] or 60), \
             data.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+# the shell's prompt on a control file given with --control
+PROMPT = "ddctl[control-file]> "
+
+
+class Term:
+    """ddctl with no arguments on a pty, as a person would start it: its
+    controlling terminal, in the environment @env alone."""
+
+    def __init__(self, control, env, args=()):
+        argv = Ddctl(control=control).argv(*args)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execve(argv[0], argv, env)
+        self.buf = ""
+
+    def send(self, text):
+        os.write(self.fd, text.encode())
+
+    def expect(self, pattern, timeout=5):
+        """Wait for @pattern (a regex) in the output since the last expect."""
+        end = time.time() + timeout
+        while True:
+            m = re.search(pattern, self.buf)
+            if m:
+                seen, self.buf = self.buf[:m.end()], self.buf[m.end():]
+                return seen
+            left = end - time.time()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([self.fd], [], [], left)
+            if r:
+                try:
+                    data = os.read(self.fd, 65536)
+                except OSError:
+                    data = b""
+                if not data:
+                    m = re.search(pattern, self.buf)
+                    return self.buf if m else None
+                self.buf += data.decode(errors="replace")
+
+    def cancel(self):
+        """Ctrl-C, then wait for the fresh prompt."""
+        self.send("\x03")
+        return self.expect(re.escape(PROMPT) + "$")
+
+    def wait(self, timeout=5):
+        end = time.time() + timeout
+        while time.time() < end:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            self.expect("$^", 0.1)
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        return None
+
+
+def clean(text):
+    """Drop terminal escape sequences and bells."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r|\x07", "", text or "")
+
+
+def write_control(path, lines):
+    """Writes a control file of @lines ("filename:lineno [module]function
+    flags format", the kernel's header first); returns @path."""
+    with open(path, "w") as f:
+        f.write("# filename:lineno [module]function flags format\n")
+        f.writelines(line + "\n" for line in lines)
+    return path
+
+
+def gone(path):
+    """Removes @path if it exists (a capture file before a call); returns it."""
+    if os.path.exists(path):
+        os.unlink(path)
+    return path
 
 
 def write_split_set(control, queries, sites=2000):

@@ -4,77 +4,13 @@
 """ddctl shell on a real pseudo-terminal (TAP output): completion, history,
 Ctrl-C, Ctrl-D and the prompt."""
 import os
-import pty
 import re
-import select
 import shutil
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from ddctltest import HAND, Ddctl, check, tap  # noqa: E402
-
-PROMPT = "ddctl[control-file]> "
-
-
-class Term:
-    """ddctl with no arguments on a pty, as a person would start it: its
-    controlling terminal, in the environment @env alone."""
-
-    def __init__(self, control, env, args=()):
-        argv = Ddctl(control=control).argv(*args)
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.execve(argv[0], argv, env)
-        self.buf = ""
-
-    def send(self, text):
-        os.write(self.fd, text.encode())
-
-    def expect(self, pattern, timeout=5):
-        """Wait for @pattern (a regex) in the output since the last expect."""
-        end = time.time() + timeout
-        while True:
-            m = re.search(pattern, self.buf)
-            if m:
-                seen, self.buf = self.buf[:m.end()], self.buf[m.end():]
-                return seen
-            left = end - time.time()
-            if left <= 0:
-                return None
-            r, _, _ = select.select([self.fd], [], [], left)
-            if r:
-                try:
-                    data = os.read(self.fd, 65536)
-                except OSError:
-                    data = b""
-                if not data:
-                    m = re.search(pattern, self.buf)
-                    return self.buf if m else None
-                self.buf += data.decode(errors="replace")
-
-    def cancel(self):
-        """Ctrl-C, then wait for the fresh prompt."""
-        self.send("\x03")
-        return self.expect(re.escape(PROMPT) + "$")
-
-    def wait(self, timeout=5):
-        end = time.time() + timeout
-        while time.time() < end:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                return os.waitstatus_to_exitcode(status)
-            self.expect("$^", 0.1)
-        os.kill(self.pid, 9)
-        os.waitpid(self.pid, 0)
-        return None
-
-
-def clean(text):
-    """Drop terminal escape sequences and bells."""
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r|\x07", "", text or "")
-
+from ddctltest import HAND, PROMPT, Term, check, clean, tap  # noqa: E402
 
 with tempfile.TemporaryDirectory() as d:
     ctl = os.path.join(d, "control")
