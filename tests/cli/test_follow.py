@@ -238,8 +238,8 @@ check("diff-usage", rc == 2 and "diff needs two states" in err, err)
 unit = open(os.path.join(DATA, "ddctl.service.in")).read()
 execs = re.findall(r"^(ExecStart\w*)=(.*)$", unit, re.M)
 check("unit-start-order", execs == [
-    ("ExecStartPre", "@sbindir@/ddctl sessions --restore"),
-    ("ExecStartPre", "@sbindir@/ddctl save --boot"),
+    ("ExecStartPre", "-@sbindir@/ddctl sessions --restore"),
+    ("ExecStartPre", "-@sbindir@/ddctl save --boot"),
     ("ExecStart", "@sbindir@/ddctl apply-config")], unit)
 
 # bash completion: follow and run take -o FILE, list -o COLUMNS
