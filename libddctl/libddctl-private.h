@@ -218,7 +218,7 @@ int table_diff(const struct ddctl_table *want, const unsigned int *wflags,
 	       void *data);
 
 /* backend-netlink.c */
-#include "dyndbg-nl.h"
+#include "kernel/dyndbg-nl.h"
 struct mnl_socket;
 struct nlmsghdr;
 struct nl_exec_result {
