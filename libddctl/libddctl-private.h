@@ -160,6 +160,9 @@ bool query_matches_but(const struct ddctl_query *q, const struct ddctl_site *sit
 int queryset_append(struct ddctl_queryset *set, struct ddctl_query *q);
 void query_release(struct ddctl_query *q);
 int query_build_canonical(struct ddctl_query *q);
+int query_copy(struct ddctl_query *to, const struct ddctl_query *from);
+int query_set_spec(struct ddctl_query *q, enum dd_spec spec, char *value);
+int queryset_copy(const struct ddctl_queryset *set, struct ddctl_queryset **out);
 unsigned int query_apply(const struct ddctl_query *q, unsigned int flags);
 struct strbuf;
 int queryset_format(const struct ddctl_queryset *set, struct strbuf *sb);

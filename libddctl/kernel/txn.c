@@ -296,34 +296,48 @@ static int build_text(struct ddctl_txn *txn, struct ddctl_queryset *set)
 	return txn->sent ? 0 : -ENOMEM;
 }
 
-/* Module words that name no loaded module may be aliases (libkmod). */
-static void resolve_aliases(struct ddctl_txn *txn)
+/*
+ * Module words that name no loaded module may be aliases (libkmod): the
+ * transaction's set becomes a copy with them resolved, the caller's set
+ * is never changed.
+ */
+static int resolve_aliases(struct ddctl_txn *txn)
 {
+	struct ddctl_queryset *copy = NULL;
 	struct ddctl_table *t = txn->table;
 	size_t i;
+	int r = 0;
 
-	for (i = 0; i < txn->set->count; i++) {
-		struct ddctl_query *q = &txn->set->queries[i];
+	for (i = 0; !r && i < txn->set->count; i++) {
+		const struct ddctl_query *q = &txn->set->queries[i];
+		const char *word = q->spec[DD_SPEC_MODULE];
 		char *name = NULL;
-		bool known = false;
 
-		if (!q->spec[DD_SPEC_MODULE] || q->negated[DD_SPEC_MODULE] ||
-		    dd_has_wildcard(q->spec[DD_SPEC_MODULE]))
+		if (!word || q->negated[DD_SPEC_MODULE] || dd_has_wildcard(word) ||
+		    index_has_value(t, DD_KEY_MODULE, word) ||
+		    ddctl_module_resolve(txn->ctx, word, &name) < 0)
 			continue;
-		known = index_has_value(t, DD_KEY_MODULE, q->spec[DD_SPEC_MODULE]);
-		if (known || ddctl_module_resolve(txn->ctx, q->spec[DD_SPEC_MODULE],
-						  &name) < 0)
-			continue;
-		if (strcmp(name, q->spec[DD_SPEC_MODULE])) {
+		if (strcmp(name, word)) {
 			info(txn->ctx, "query %zu: %s is an alias of module %s\n",
-			     i + 1, q->spec[DD_SPEC_MODULE], name);
-			free(q->spec[DD_SPEC_MODULE]);
-			q->spec[DD_SPEC_MODULE] = name;
-			name = NULL;
-			query_build_canonical(q);
+			     i + 1, word, name);
+			if (!copy)
+				r = queryset_copy(txn->set, &copy);
+			if (!r) {
+				r = query_set_spec(&copy->queries[i], DD_SPEC_MODULE, name);
+				name = NULL;
+			}
 		}
 		free(name);
 	}
+	if (r < 0) {
+		ddctl_queryset_unref(copy);
+		return r;
+	}
+	if (copy) {
+		ddctl_queryset_unref(txn->set);
+		txn->set = copy;
+	}
+	return 0;
 }
 
 static bool set_is_negated(const struct ddctl_queryset *set)
@@ -557,7 +571,9 @@ DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 		if (r < 0)
 			return r;
 	}
-	resolve_aliases(txn);
+	r = resolve_aliases(txn);
+	if (r < 0)
+		return r;
 	ddctl_plan_unref(txn->plan);
 	txn->plan = NULL;
 	r = ddctl_plan_new(txn->set, txn->table, &txn->plan);

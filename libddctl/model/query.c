@@ -441,6 +441,35 @@ int query_build_canonical(struct ddctl_query *q)
 	return q->canonical ? 0 : -ENOMEM;
 }
 
+/* A deep copy of @from into @to. */
+int query_copy(struct ddctl_query *to, const struct ddctl_query *from)
+{
+	int i;
+
+	*to = *from;
+	to->text = from->text ? strdup(from->text) : NULL;
+	to->canonical = from->canonical ? strdup(from->canonical) : NULL;
+	for (i = 0; i < DD_SPEC_NR; i++)
+		to->spec[i] = from->spec[i] ? strdup(from->spec[i]) : NULL;
+	for (i = 0; i < DD_SPEC_NR; i++)
+		if (from->spec[i] && !to->spec[i])
+			break;
+	if (i < DD_SPEC_NR || (from->text && !to->text) ||
+	    (from->canonical && !to->canonical)) {
+		query_release(to);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Replace match-spec @spec with @value (taken over) and respell the query. */
+int query_set_spec(struct ddctl_query *q, enum dd_spec spec, char *value)
+{
+	free(q->spec[spec]);
+	q->spec[spec] = value;
+	return query_build_canonical(q);
+}
+
 int queryset_append(struct ddctl_queryset *set, struct ddctl_query *q)
 {
 	struct ddctl_query *n;
@@ -564,6 +593,29 @@ DDCTL_EXPORT int ddctl_queryset_new(struct ddctl_ctx *ctx,
 	set->refcount = 1;
 	set->ctx = ddctl_ref(ctx);
 	*out = set;
+	return 0;
+}
+
+/* A deep copy of @set's queries (not its error), to change without the caller seeing it. */
+int queryset_copy(const struct ddctl_queryset *set, struct ddctl_queryset **out)
+{
+	struct ddctl_queryset *n = NULL;
+	struct ddctl_query q;
+	size_t i;
+	int r = ddctl_queryset_new(set->ctx, &n);
+
+	for (i = 0; !r && i < set->count; i++) {
+		r = query_copy(&q, &set->queries[i]);
+		if (!r)
+			r = queryset_append(n, &q);
+		if (r)
+			query_release(&q);
+	}
+	if (r < 0) {
+		ddctl_queryset_unref(n);
+		return r;
+	}
+	*out = n;
 	return 0;
 }
 

@@ -9,6 +9,9 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include <libkmod.h>
+
+#include "libddctl-private.h"
 #include "testlib.h"
 
 struct sub {
@@ -286,6 +289,45 @@ static void test_regular_file_not_written(void **state)
 	ddctl_txn_unref(txn);
 }
 
+/*
+ * A module alias is resolved for the kernel, in the transaction's own copy
+ * of the set: the caller's set keeps the words it was given.
+ */
+static void test_alias_leaves_callers_set(void **state)
+{
+	struct sub *s = *state;
+	char dir[] = "/tmp/ddctl-alias-XXXXXX", conf[64];
+	const char *configs[] = { conf, NULL };
+	struct ddctl_queryset *set;
+	struct ddctl_txn *txn = NULL;
+	char *got;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(conf, sizeof(conf), "%s/alias.conf", dir);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs("alias nic0 virtio_net\n", f);
+	fclose(f);
+	s->ctx->kmod = kmod_new(dir, configs);
+	assert_non_null(s->ctx->kmod);
+	set = test_parse(s->ctx, "module nic0 +p");
+	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), 0);
+	ddctl_txn_set_table(txn, s->table);
+	assert_int_equal(ddctl_txn_commit(txn), 0);
+	got = slurp(s->path);
+	assert_string_equal(got, "module virtio_net +p\n");
+	assert_string_equal(ddctl_query_get_canonical(ddctl_queryset_get_query(set, 0)),
+			    "module nic0 +p");
+	assert_string_equal(ddctl_query_get_text(ddctl_queryset_get_query(set, 0)),
+			    "module nic0 +p");
+	free(got);
+	ddctl_txn_unref(txn);
+	ddctl_queryset_unref(set);
+	unlink(conf);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +342,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_set_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unwritable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_regular_file_not_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alias_leaves_callers_set, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("submission", tests, NULL, NULL);
