@@ -12,8 +12,10 @@
 
 #include <ddctl/ddctl.h>
 
+#include "util/strbuf.h"
+#include "util/util.h"
+
 #define DDCTL_EXPORT __attribute__((visibility("default")))
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The kernel's limits (lib/dynamic_debug.c, Linux 6.12). */
 #define DD_MAXWORDS 9
@@ -177,26 +179,6 @@ struct ddctl_plan {
 	size_t *changes; /* site indices */
 	size_t nchanges;
 };
-
-/* strbuf.c */
-struct strbuf {
-	char *buf;
-	size_t len, alloc;
-};
-int strbuf_add(struct strbuf *sb, const char *s, size_t len);
-int strbuf_adds(struct strbuf *sb, const char *s);
-int strbuf_addf(struct strbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-int strbuf_addch(struct strbuf *sb, char c);
-int strbuf_add_word(struct strbuf *sb, const char *word);
-void strbuf_release(struct strbuf *sb);
-char *strbuf_steal(struct strbuf *sb);
-
-/* kernel ctype: isspace() includes 0xa0 */
-static inline bool dd_isspace(unsigned char c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
-}
 
 /*
  * address.c: queries naming the @selected sites, and no site outside

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "libddctl-private.h"
+#include "util/write-file.h"
 
 #define RUN_DIR "/run/ddctl"
 #define BOOT_ID "/proc/sys/kernel/random/boot_id"
@@ -66,7 +67,7 @@ int features_cache_write(const char *dir, const char *boot, int negation)
 		return -errno;
 	snprintf(path, sizeof(path), "%s/features", dir);
 	snprintf(text, sizeof(text), "%s negation=%d\n", boot, negation);
-	return ddctl_file_write(NULL, path, text, strlen(text), 0);
+	return write_file_atomic(path, text, strlen(text), 0, NULL);
 }
 
 /* Does the kernel behind @path parse negated match-specs? 1 or 0. */

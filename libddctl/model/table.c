@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "libddctl-private.h"
+#include "util/read-file.h"
 
 /* The kernel prints flags in this order: p m f s l t (7.2: then d). */
 DDCTL_EXPORT char *ddctl_flags_format(unsigned int flags, char *buf)
@@ -283,57 +284,6 @@ DDCTL_EXPORT int ddctl_table_new_from_buffer(struct ddctl_ctx *ctx,
 	return table_new(ctx, copy, table);
 }
 
-/* Pseudo-files report size 0: read until EOF. */
-static int read_all(const char *path, char **out)
-{
-	size_t len = 0, alloc = 1 << 16;
-	char *buf = malloc(alloc), *n;
-	ssize_t r;
-	int fd, e;
-
-	if (!buf)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = -errno;
-		free(buf);
-		return e;
-	}
-	for (;;) {
-		if (alloc - len < 4096 + 1) {
-			alloc *= 2;
-			n = realloc(buf, alloc);
-			if (!n) {
-				e = -ENOMEM;
-				goto fail;
-			}
-			buf = n;
-		}
-		r = read(fd, buf + len, alloc - len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			e = -errno;
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	if (strlen(buf) != len) {
-		free(buf);
-		return -EBADMSG;
-	}
-	*out = buf;
-	return 0;
-fail:
-	close(fd);
-	free(buf);
-	return e;
-}
-
 DDCTL_EXPORT int ddctl_table_read(struct ddctl_ctx *ctx,
 				  struct ddctl_table **table)
 {
@@ -359,7 +309,7 @@ DDCTL_EXPORT int ddctl_table_read(struct ddctl_ctx *ctx,
 	r = ddctl_get_control_path(ctx, &path);
 	if (r < 0)
 		return r;
-	r = read_all(path, &buf);
+	r = read_full_file(path, READ_FILE_TEXT, &buf, NULL);
 	if (r < 0) {
 		err(ctx, "cannot read %s: %s\n", path, strerror(-r));
 		return r;

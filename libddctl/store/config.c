@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "libddctl-private.h"
+#include "util/read-file.h"
 
 static const char *const config_dirs[] = {
 	"/etc/ddctl.d", "/run/ddctl.d", "/usr/lib/ddctl.d",
@@ -254,31 +255,12 @@ DDCTL_EXPORT int ddctl_queryset_parse_buffer(struct ddctl_queryset *set,
 
 static char *read_text(struct ddctl_ctx *ctx, const char *path, size_t *len)
 {
-	struct strbuf sb = { 0 };
-	char buf[4096];
-	size_t n;
-	int e = 0;
-	FILE *f = fopen(path, "re");
+	char *text = NULL;
+	int r = read_full_file(path, 0, &text, len);
 
-	if (!f) {
-		err(ctx, "cannot read %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		if (strbuf_add(&sb, buf, n) < 0) {
-			e = ENOMEM;
-			break;
-		}
-	if (!e && ferror(f))
-		e = errno ? errno : EIO;
-	fclose(f);
-	if (e || (!sb.buf && strbuf_add(&sb, "", 0) < 0)) {
-		err(ctx, "cannot read %s: %s\n", path, strerror(e ? e : ENOMEM));
-		strbuf_release(&sb);
-		return NULL;
-	}
-	*len = sb.len;
-	return strbuf_steal(&sb);
+	if (r < 0)
+		err(ctx, "cannot read %s: %s\n", path, strerror(-r));
+	return text;
 }
 
 struct load {

@@ -14,6 +14,7 @@
 #include <libkmod.h>
 
 #include "libddctl-private.h"
+#include "util/read-file.h"
 
 #define DDCTL_MODPROBE_FILE "/etc/modprobe.d/ddctl.conf"
 
@@ -190,17 +191,11 @@ DDCTL_EXPORT int ddctl_config_write_modprobe(struct ddctl_queryset *set,
 /* The file ddctl persist writes, or NULL. */
 static char *read_own(struct ddctl_ctx *ctx, char **path)
 {
-	char buf[4096];
-	struct strbuf sb = { 0 };
-	FILE *f = modprobe_path(ctx, path) ? fopen(*path, "re") : NULL;
-	size_t n;
+	char *text = NULL;
 
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0 && !strbuf_add(&sb, buf, n))
-		;
-	fclose(f);
-	return sb.buf;
+	if (modprobe_path(ctx, path))
+		read_full_file(*path, 0, &text, NULL);
+	return text;
 }
 
 /* Does @text hold the line "options @module @value"? */

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "libddctl-private.h"
+#include "util/read-file.h"
 
 #define SESSION_DIR "/sessions"
 #define SESSION_SUFFIX ".session"
@@ -423,27 +424,7 @@ static int session_parse(struct ddctl_session *s, char *text)
 /* The whole of @path, NUL-terminated; -EBADMSG when it holds a NUL. */
 static int read_text(const char *path, char **text)
 {
-	struct strbuf sb = { 0 };
-	char buf[4096];
-	ssize_t n;
-	int fd, r = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	while (!r && (n = read(fd, buf, sizeof(buf))) != 0)
-		r = n < 0 ? -errno : strbuf_add(&sb, buf, (size_t)n);
-	close(fd);
-	if (!r)
-		r = strbuf_adds(&sb, "");
-	if (!r && strlen(sb.buf) != sb.len)
-		r = -EBADMSG;
-	if (r < 0) {
-		strbuf_release(&sb);
-		return r;
-	}
-	*text = strbuf_steal(&sb);
-	return *text ? 0 : -ENOMEM;
+	return read_full_file(path, READ_FILE_NOFOLLOW | READ_FILE_TEXT, text, NULL);
 }
 
 static int session_load(struct ddctl_ctx *ctx, const char *path,

@@ -2,11 +2,14 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /* A growable string. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "util/strbuf.h"
+#include "util/util.h"
 
 static int strbuf_grow(struct strbuf *sb, size_t more)
 {
