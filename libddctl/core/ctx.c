@@ -1,21 +1,39 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // SPDX-FileCopyrightText: the ddctl authors
-/* The library context: logging, the control file, kernel features. */
+/*
+ * The library context: logging, the control file's path, the settings a
+ * caller makes, and the state the kernel layer keeps per context (the
+ * features found, the netlink family, libkmod). The struct is defined here
+ * alone; the other layers use core/ctx.h.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/vfs.h>
-#include <unistd.h>
 
 #include <libkmod.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "core/paths.h"
 
-#define PROC_CONTROL "/proc/dynamic_debug/control"
-#define PROC_SUPER_MAGIC 0x9fa0
-#define DEBUGFS_MAGIC 0x64626720
+struct ddctl_ctx {
+	int refcount;
+	void (*log_fn)(void *data, int priority, const char *file, int line,
+		       const char *fn, const char *format, va_list args);
+	void *log_data;
+	int log_priority;
+	char *control_path;
+	bool features_known;
+	unsigned int features;
+	struct kmod_ctx *kmod;
+	enum ddctl_backend backend; /* as set; AUTO resolves per call */
+	unsigned int nl_family; /* 0: absent */
+	uint32_t nl_seq; /* the last netlink request's sequence number */
+	bool nl_probed;
+	bool control_path_set;
+	char *config_root; /* NULL: $DDCTL_CONFIG_ROOT, else "" */
+	char *write_capture; /* ddctl_set_write_capture(); NULL: the kernel */
+};
 
 static void log_stderr(void *data, int priority, const char *file, int line,
 		       const char *fn, const char *format, va_list args)
@@ -143,97 +161,17 @@ DDCTL_EXPORT int ddctl_set_write_capture(struct ddctl_ctx *ctx,
 	return 0;
 }
 
-/* The debugfs mount point from /proc/mounts, as libtracefs finds tracefs. */
-static char *find_debugfs(void)
-{
-	char line[4096], dev[256], dir[3072], type[64];
-	char *found = NULL;
-	FILE *f = fopen("/proc/mounts", "re");
-
-	if (!f)
-		return NULL;
-	while (!found && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%255s %3071s %63s", dev, dir, type) != 3)
-			continue;
-		if (!strcmp(type, "debugfs"))
-			found = strdup(dir);
-	}
-	fclose(f);
-	return found;
-}
-
 DDCTL_EXPORT int ddctl_get_control_path(struct ddctl_ctx *ctx,
 					const char **path)
 {
-	char *debugfs;
-
-	if (!ctx->control_path) {
-		if (access(PROC_CONTROL, F_OK) == 0) {
-			ctx->control_path = strdup(PROC_CONTROL);
-		} else {
-			debugfs = find_debugfs();
-			if (!debugfs)
-				return -ENOENT;
-			if (asprintf(&ctx->control_path,
-				     "%s/dynamic_debug/control", debugfs) < 0)
-				ctx->control_path = NULL;
-			free(debugfs);
-			if (ctx->control_path &&
-			    access(ctx->control_path, F_OK) < 0) {
-				free(ctx->control_path);
-				ctx->control_path = NULL;
-				return -ENOENT;
-			}
-		}
-		if (!ctx->control_path)
-			return -ENOMEM;
-	}
-	*path = ctx->control_path;
-	return 0;
-}
-
-bool ctx_control_is_kernel(struct ddctl_ctx *ctx)
-{
-	const char *path;
-	struct statfs sfs;
-
-	if (ddctl_get_control_path(ctx, &path) < 0 || statfs(path, &sfs) < 0)
-		return false;
-	return sfs.f_type == PROC_SUPER_MAGIC || sfs.f_type == DEBUGFS_MAGIC;
-}
-
-/* Do writes reach the kernel (not a capture file)? */
-bool ctx_writes_kernel(struct ddctl_ctx *ctx)
-{
-	return !ctx->write_capture && ctx_control_is_kernel(ctx);
-}
-
-static bool ctx_nl_present(struct ddctl_ctx *ctx);
-
-DDCTL_EXPORT int ddctl_get_features(struct ddctl_ctx *ctx,
-				    unsigned int *features)
-{
-	const char *path;
 	int r;
 
-	if (!ctx->features_known) {
-		r = ddctl_get_control_path(ctx, &path);
+	if (!ctx->control_path) {
+		r = control_path_find(&ctx->control_path);
 		if (r < 0)
 			return r;
-		ctx->features = 0;
-		if (ctx_control_is_kernel(ctx)) {
-			ctx->features |= DDCTL_FEATURE_CONTROL;
-			/* the family says so: no probe in the kernel log */
-			if (ctx_nl_present(ctx))
-				ctx->features |= DDCTL_FEATURE_NETLINK |
-						 DDCTL_FEATURE_TRANSACTIONS |
-						 DDCTL_FEATURE_NEGATION;
-			else if (features_probe_negation(ctx, path) == 1)
-				ctx->features |= DDCTL_FEATURE_NEGATION;
-		}
-		ctx->features_known = true;
 	}
-	*features = ctx->features;
+	*path = ctx->control_path;
 	return 0;
 }
 
@@ -250,29 +188,81 @@ DDCTL_EXPORT void ddctl_set_backend(struct ddctl_ctx *ctx,
 	ctx->backend = backend;
 }
 
-static bool ctx_nl_present(struct ddctl_ctx *ctx)
+DDCTL_EXPORT int ddctl_set_config_root(struct ddctl_ctx *ctx, const char *root)
 {
-	if (!ctx->nl_probed) {
-		ctx->nl_probed = true;
-		if (nl_probe(ctx) < 0)
-			ctx->nl_family = 0;
-	}
-	return ctx->nl_family != 0;
+	char *copy = root ? strdup(root) : NULL;
+
+	if (root && !copy)
+		return -ENOMEM;
+	free(ctx->config_root);
+	ctx->config_root = copy;
+	return 0;
 }
 
-/* Netlink when asked for, or (AUTO) when the kernel has the family and
- * the control file is the kernel's own rather than one given by path. */
-bool ctx_use_netlink(struct ddctl_ctx *ctx)
+enum ddctl_backend ctx_get_backend_setting(const struct ddctl_ctx *ctx)
 {
-	if (ctx->backend == DDCTL_BACKEND_CONTROL)
-		return false;
-	if (ctx->backend == DDCTL_BACKEND_AUTO &&
-	    (ctx->control_path_set || ctx->write_capture))
-		return false;
-	return ctx->backend == DDCTL_BACKEND_NETLINK || ctx_nl_present(ctx);
+	return ctx->backend;
 }
 
-DDCTL_EXPORT enum ddctl_backend ddctl_get_backend(struct ddctl_ctx *ctx)
+bool ctx_control_path_is_set(const struct ddctl_ctx *ctx)
 {
-	return ctx_use_netlink(ctx) ? DDCTL_BACKEND_NETLINK : DDCTL_BACKEND_CONTROL;
+	return ctx->control_path_set;
+}
+
+const char *ctx_get_write_capture(const struct ddctl_ctx *ctx)
+{
+	return ctx->write_capture;
+}
+
+const char *ctx_get_config_root(const struct ddctl_ctx *ctx)
+{
+	const char *env;
+
+	if (ctx->config_root)
+		return ctx->config_root;
+	env = secure_getenv("DDCTL_CONFIG_ROOT");
+	return env ? env : "";
+}
+
+bool ctx_get_known_features(const struct ddctl_ctx *ctx, unsigned int *features)
+{
+	*features = ctx->features;
+	return ctx->features_known;
+}
+
+struct kmod_ctx *ctx_get_kmod(const struct ddctl_ctx *ctx)
+{
+	return ctx->kmod;
+}
+
+void ctx_set_kmod(struct ddctl_ctx *ctx, struct kmod_ctx *kmod)
+{
+	if (ctx->kmod != kmod)
+		kmod_unref(ctx->kmod);
+	ctx->kmod = kmod;
+}
+
+unsigned int ctx_get_nl_family(const struct ddctl_ctx *ctx)
+{
+	return ctx->nl_family;
+}
+
+void ctx_set_nl_family(struct ddctl_ctx *ctx, unsigned int id)
+{
+	ctx->nl_family = id;
+}
+
+bool ctx_get_nl_probed(const struct ddctl_ctx *ctx)
+{
+	return ctx->nl_probed;
+}
+
+void ctx_set_nl_probed(struct ddctl_ctx *ctx)
+{
+	ctx->nl_probed = true;
+}
+
+uint32_t ctx_next_nl_seq(struct ddctl_ctx *ctx)
+{
+	return ++ctx->nl_seq;
 }

@@ -15,18 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "core/paths.h"
+#include "kernel/control.h"
+#include "kernel/dyndbg.h"
+#include "kernel/features.h"
 #include "util/write-file.h"
 
-#define RUN_DIR "/run/ddctl"
 #define BOOT_ID "/proc/sys/kernel/random/boot_id"
-
-const char *run_dir(void)
-{
-	const char *dir = secure_getenv("DDCTL_RUN_DIR");
-
-	return dir && *dir ? dir : RUN_DIR;
-}
 
 static int read_boot_id(char *buf, size_t size)
 {
@@ -48,7 +44,7 @@ int features_cache_read(const char *dir, const char *boot)
 	int negation = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/features", dir);
+	snprintf(path, sizeof(path), "%s%s", dir, RUN_FEATURES);
 	f = fopen(path, "re");
 	if (!f)
 		return -ENOENT;
@@ -65,13 +61,13 @@ int features_cache_write(const char *dir, const char *boot, int negation)
 
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
-	snprintf(path, sizeof(path), "%s/features", dir);
+	snprintf(path, sizeof(path), "%s%s", dir, RUN_FEATURES);
 	snprintf(text, sizeof(text), "%s negation=%d\n", boot, negation);
 	return write_file_atomic(path, text, strlen(text), 0, NULL);
 }
 
 /* Does the kernel behind @path parse negated match-specs? 1 or 0. */
-int features_probe_negation(struct ddctl_ctx *ctx, const char *path)
+static int features_probe_negation(struct ddctl_ctx *ctx, const char *path)
 {
 	char boot[64];
 	bool have_boot = read_boot_id(boot, sizeof(boot)) == 0;
@@ -86,8 +82,34 @@ int features_probe_negation(struct ddctl_ctx *ctx, const char *path)
 	}
 	if (access(path, W_OK) < 0)
 		return 0; /* cannot write, cannot probe; cache nothing */
-	r = procfs_probe_negation(ctx, path);
+	r = control_probe_negation(ctx, path);
 	if (have_boot && features_cache_write(run_dir(), boot, r) < 0)
 		dbg(ctx, "cannot cache the kernel's features in %s\n", run_dir());
 	return r;
+}
+
+DDCTL_EXPORT int ddctl_get_features(struct ddctl_ctx *ctx,
+				    unsigned int *features)
+{
+	unsigned int f = 0;
+	const char *path;
+	int r;
+
+	if (ctx_get_known_features(ctx, features))
+		return 0;
+	r = ddctl_get_control_path(ctx, &path);
+	if (r < 0)
+		return r;
+	if (control_is_kernel(ctx)) {
+		f |= DDCTL_FEATURE_CONTROL;
+		/* the family says so: no probe in the kernel log */
+		if (dyndbg_present(ctx))
+			f |= DDCTL_FEATURE_NETLINK | DDCTL_FEATURE_TRANSACTIONS |
+			     DDCTL_FEATURE_NEGATION;
+		else if (features_probe_negation(ctx, path) == 1)
+			f |= DDCTL_FEATURE_NEGATION;
+	}
+	ddctl_set_features(ctx, f);
+	*features = f;
+	return 0;
 }

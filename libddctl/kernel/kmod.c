@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /*
  * Module names through libkmod: normalisation, aliases, loaded modules and
- * the modules the running kernel could load.
+ * the modules the running kernel could load; a set for the loaded modules.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +11,8 @@
 
 #include <libkmod.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/queryset.h"
 
 DDCTL_EXPORT int ddctl_module_normalize(const char *name, char *buf,
 					size_t size)
@@ -25,15 +26,19 @@ DDCTL_EXPORT int ddctl_module_normalize(const char *name, char *buf,
 	return 0;
 }
 
+/* The context's libkmod, made on first use. */
 static int ctx_kmod(struct ddctl_ctx *ctx, struct kmod_ctx **out)
 {
-	if (!ctx->kmod) {
-		ctx->kmod = kmod_new(NULL, NULL);
-		if (!ctx->kmod)
+	struct kmod_ctx *kmod = ctx_get_kmod(ctx);
+
+	if (!kmod) {
+		kmod = kmod_new(NULL, NULL);
+		if (!kmod)
 			return -ENOMEM;
-		kmod_set_log_priority(ctx->kmod, 0);
+		kmod_set_log_priority(kmod, 0);
+		ctx_set_kmod(ctx, kmod);
 	}
-	*out = ctx->kmod;
+	*out = kmod;
 	return 0;
 }
 
@@ -150,4 +155,37 @@ DDCTL_EXPORT int ddctl_module_foreach_available(struct ddctl_ctx *ctx,
 	if (r2 && r2 != -ENOENT)
 		return r2;
 	return r && r2 ? -ENOENT : 0;
+}
+
+struct for_loaded {
+	struct ddctl_queryset *set, *out;
+};
+
+static int append_for_module(const char *module, void *data)
+{
+	struct for_loaded *fl = data;
+	struct ddctl_queryset *one = NULL;
+	size_t i;
+	int r = ddctl_queryset_new_for_module(fl->set, module, &one);
+
+	for (i = 0; !r && i < one->count; i++)
+		r = ddctl_queryset_parse(fl->out, one->queries[i].canonical, 0);
+	ddctl_queryset_unref(one);
+	return r;
+}
+
+DDCTL_EXPORT int ddctl_queryset_new_for_loaded(struct ddctl_queryset *set,
+					       struct ddctl_queryset **out)
+{
+	struct for_loaded fl = { set, NULL };
+	int r = ddctl_queryset_new(set->ctx, &fl.out);
+
+	if (!r)
+		r = ddctl_module_foreach_loaded(set->ctx, append_for_module, &fl);
+	if (r < 0) {
+		ddctl_queryset_unref(fl.out);
+		return r;
+	}
+	*out = fl.out;
+	return 0;
 }

@@ -1,16 +1,27 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * Transactions: a validated query set, predicted, reduced to the queries
- * with a net effect, sent in one write (split only when it cannot fit),
- * read back and compared; restored when the kernel refuses part of it.
+ * Transactions: a validated query set, its aliases resolved (in a copy),
+ * predicted, sent over the context's backend (kernel/backend.h) in one
+ * exec (split only when it cannot fit), read back and compared; restored
+ * when the kernel refuses part of it. One loop serves both backends.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "kernel/backend.h"
+#include "kernel/backends.h"
+#include "model/diff.h"
+#include "model/index.h"
+#include "model/match.h"
+#include "model/plan.h"
+#include "model/queryset.h"
+#include "model/table.h"
+#include "model/wildcard.h"
+#include "util/strbuf.h"
 
 struct ddctl_txn {
 	int refcount;
@@ -141,9 +152,6 @@ static int txn_verify(struct ddctl_txn *txn)
 	return r;
 }
 
-static int write_text(struct ddctl_txn *txn, int fd, const char *text,
-		      bool count);
-
 /*
  * The queries that put every site back to the flags it had before the
  * transaction, one per line, into @sb (empty when nothing changed).
@@ -162,70 +170,6 @@ static int txn_restore_text(struct ddctl_txn *txn, struct strbuf *sb)
 	ddctl_queryset_unref(set);
 	ddctl_table_unref(now);
 	return r;
-}
-
-/* Put every site back to the flags it had before the transaction. */
-static int txn_restore(struct ddctl_txn *txn, int fd)
-{
-	struct strbuf sb = { 0 };
-	int r;
-
-	r = txn_restore_text(txn, &sb);
-	if (!r && sb.len)
-		r = write_text(txn, fd, sb.buf, false);
-	if (!r)
-		err(txn->ctx, "the sites already changed were restored: nothing was changed\n");
-	strbuf_release(&sb);
-	return r;
-}
-
-/* The end of the chunk that starts at @p: whole queries, at most @max bytes. */
-static const char *chunk_end(const char *p, size_t max)
-{
-	const char *end = p, *nl;
-
-	while ((nl = strchr(end, '\n')) && (size_t)(nl + 1 - p) <= max)
-		end = nl + 1;
-	return end == p ? p + strlen(p) : end;
-}
-
-/*
- * Write @text in as few writes as the kernel's limit allows. With @count
- * (the set itself) a split set reports each write to the progress hook.
- */
-static int write_text(struct ddctl_txn *txn, int fd, const char *text,
-		      bool count)
-{
-	const char *p, *end;
-	unsigned int total = 0, done = 0;
-	size_t len;
-	int r;
-
-	for (p = text; count && *p; p = chunk_end(p, DD_WRITE_MAX))
-		total++;
-	for (p = text; *p; p = end) {
-		end = chunk_end(p, DD_WRITE_MAX);
-		len = (size_t)(end - p);
-		if (len > DD_WRITE_MAX) {
-			err(txn->ctx, "a single query is longer than the kernel accepts\n");
-			return -E2BIG;
-		}
-		if (total > 1 && txn->progress_fn)
-			txn->progress_fn(txn->progress_data, done, total);
-		r = procfs_write(txn->ctx, fd, p, len);
-		if (r < 0) {
-			if (total > 1)
-				err(txn->ctx, "write %u of %u, from query \"%.*s\", was refused: %s\n",
-				    done + 1, total, (int)strcspn(p, "\n"), p, strerror(-r));
-			return r;
-		}
-		if (count)
-			txn->writes++;
-		done++;
-	}
-	if (total > 1 && txn->progress_fn)
-		txn->progress_fn(txn->progress_data, done, total);
-	return 0;
 }
 
 /* Can query @i go without changing the final state? */
@@ -323,7 +267,7 @@ static int resolve_aliases(struct ddctl_txn *txn)
 			if (!copy)
 				r = queryset_copy(txn->set, &copy);
 			if (!r) {
-				r = query_set_spec(&copy->queries[i], DD_SPEC_MODULE, name);
+				r = queryset_set_spec(copy, i, DD_SPEC_MODULE, name);
 				name = NULL;
 			}
 		}
@@ -348,34 +292,6 @@ static bool set_is_negated(const struct ddctl_queryset *set)
 		if (ddctl_query_is_negated(&set->queries[i]))
 			return true;
 	return false;
-}
-
-static int txn_send(struct ddctl_txn *txn)
-{
-	const char *path;
-	int fd, r, r2;
-
-	r = ddctl_get_control_path(txn->ctx, &path);
-	if (r < 0)
-		return r;
-	fd = procfs_open(txn->ctx, path);
-	if (fd < 0)
-		return fd;
-	r = write_text(txn, fd, txn->sent, true);
-	if (r < 0 && txn->writes > 0 && !ctx_writes_kernel(txn->ctx)) {
-		err(txn->ctx, "%u earlier writes not restored: they went to a capture file\n",
-		    txn->writes);
-	} else if (r < 0 && ctx_writes_kernel(txn->ctx)) {
-		r2 = txn_restore(txn, fd);
-		if (r2 < 0)
-			err(txn->ctx, "restoring failed: %s; the kernel may be left half-configured\n",
-			    strerror(-r2));
-	}
-	close(fd);
-	if (txn->writes > 1)
-		info(txn->ctx, "the set did not fit in one write: sent in %u writes\n",
-		     txn->writes);
-	return r;
 }
 
 /* The set to send: @txn's own, or its expansion for a kernel without negation. */
@@ -413,46 +329,45 @@ static void txn_check_kernel_counts(struct ddctl_txn *txn)
 	}
 }
 
-/*
- * EXEC @text (one query per line): one transaction when it fits in
- * DYNDBG_QUERIES_MAX_LEN bytes, else one per chunk of whole queries, the
- * per-query results of each chunk put at their place in @res. With
- * @count, each EXEC counts as a write. Returns the first error; *@done
- * is the number of chunks the kernel applied before it.
- */
-static int nl_exec_chunked(struct ddctl_txn *txn, const char *text, bool dry,
-			   struct nl_exec_result *res, bool count,
-			   unsigned int *done)
+/* The end of the chunk that starts at @p: whole queries, at most @max bytes. */
+static const char *chunk_end(const char *p, size_t max)
 {
-	const char *p, *end;
+	const char *end = p, *nl;
+
+	while ((nl = strchr(end, '\n')) && (size_t)(nl + 1 - p) <= max)
+		end = nl + 1;
+	return end == p ? p + strlen(p) : end;
+}
+
+/*
+ * Send @text (one query per line) over @b in as few execs as its limit
+ * allows, each of whole queries, the kernel's per-query results put at
+ * their place in @res. With @count (the set itself, not a restore) each
+ * exec counts as a write and a split set reports to the progress hook.
+ * Returns the first error; *@done is the number of execs before it.
+ */
+static int send_text(struct ddctl_txn *txn, struct backend *b, const char *text,
+		     bool dry, struct backend_result *res, bool count,
+		     unsigned int *done)
+{
+	size_t max = b->ops->max_len, base = 0, len, n;
 	unsigned int total = 0;
-	size_t base = 0;
-	char *chunk;
+	const char *p, *end, *q;
 	int r = 0;
 
 	*done = 0;
-	if (strlen(text) <= DYNDBG_QUERIES_MAX_LEN) {
-		r = nl_exec(txn->ctx, text, dry, res, &txn->kmsg);
-		if (!r && count && !dry)
-			txn->writes++;
-		return r;
-	}
-	for (p = text; *p; p = chunk_end(p, DYNDBG_QUERIES_MAX_LEN))
+	for (p = text; *p; p = chunk_end(p, max))
 		total++;
-	for (p = text; *p && !r; p = end) {
-		struct nl_exec_result part = { 0 };
-		const char *q;
-		size_t n = 0;
+	for (p = text; *p; p = end) {
+		struct backend_result part = { 0 };
 
-		end = chunk_end(p, DYNDBG_QUERIES_MAX_LEN);
-		if ((size_t)(end - p) > DYNDBG_QUERIES_MAX_LEN) {
+		end = chunk_end(p, max);
+		len = (size_t)(end - p);
+		if (len > max) {
 			err(txn->ctx, "a single query is longer than the kernel accepts\n");
 			return -E2BIG;
 		}
-		chunk = strndup(p, (size_t)(end - p));
-		if (!chunk)
-			return -ENOMEM;
-		for (q = p; q < end; q++)
+		for (q = p, n = 0; q < end; q++)
 			n += *q == '\n';
 		if (end[-1] != '\n')
 			n++;
@@ -461,12 +376,16 @@ static int nl_exec_chunked(struct ddctl_txn *txn, const char *text, bool dry,
 			part.matched = res->matched + base;
 			part.changed = res->changed + base;
 		}
-		if (txn->progress_fn)
+		if (count && total > 1 && txn->progress_fn)
 			txn->progress_fn(txn->progress_data, *done, total);
-		r = nl_exec(txn->ctx, chunk, dry, &part, &txn->kmsg);
-		free(chunk);
-		if (r < 0)
-			break;
+		r = b->ops->exec(b, p, len, dry, &part, &txn->kmsg);
+		if (r < 0) {
+			if (count && total > 1)
+				err(txn->ctx, "%s %u of %u, from query \"%.*s\", was refused: %s\n",
+				    b->ops->exec_name, *done + 1, total,
+				    (int)strcspn(p, "\n"), p, strerror(-r));
+			return r;
+		}
 		res->reported += part.reported;
 		res->keys_patched += part.keys_patched;
 		res->sites_changed += part.sites_changed;
@@ -475,95 +394,131 @@ static int nl_exec_chunked(struct ddctl_txn *txn, const char *text, bool dry,
 		if (count && !dry)
 			txn->writes++;
 	}
-	if (!r && txn->progress_fn)
+	if (count && total > 1 && txn->progress_fn)
 		txn->progress_fn(txn->progress_data, *done, total);
-	if (*done > 0 || r == 0)
-		info(txn->ctx, "the set is longer than one transaction takes (%d bytes): sent as %u transactions\n",
-		     DYNDBG_QUERIES_MAX_LEN, total);
-	return r;
+	return 0;
 }
 
-/* After a refused chunk: put every site back, over netlink. */
-static int nl_restore(struct ddctl_txn *txn)
+/* After a refused exec: put every site back to the flags it had before. */
+static int txn_restore(struct ddctl_txn *txn, struct backend *b)
 {
-	struct nl_exec_result res = { 0 };
+	struct backend_result res = { 0 };
 	struct strbuf sb = { 0 };
 	unsigned int done;
 	int r;
 
 	r = txn_restore_text(txn, &sb);
 	if (!r && sb.len)
-		r = nl_exec_chunked(txn, sb.buf, false, &res, false, &done);
+		r = send_text(txn, b, sb.buf, false, &res, false, &done);
 	if (!r)
 		err(txn->ctx, "the sites already changed were restored: nothing was changed\n");
 	strbuf_release(&sb);
 	return r;
 }
 
+/* After a refused exec: restore what was applied, or say why not. */
+static void txn_recover(struct ddctl_txn *txn, struct backend *b,
+			unsigned int done)
+{
+	int r;
+
+	if (!b->reaches_kernel) {
+		if (done > 0)
+			err(txn->ctx, "%u earlier writes not restored: they went to a capture file\n",
+			    done);
+		return;
+	}
+	/* a refused write to the control file may have applied its first queries */
+	if (done == 0 && b->ops->transactional)
+		return;
+	r = txn_restore(txn, b);
+	if (r < 0)
+		err(txn->ctx, "restoring failed: %s; the kernel may be left half-configured\n",
+		    strerror(-r));
+}
+
 /*
- * The netlink backend: the whole set in one EXEC; the kernel validates it
- * again, applies it atomically with one flush and reports per-query counts.
- * A set longer than the kernel takes (DYNDBG_QUERIES_MAX_LEN) goes in
- * several EXECs, restored over netlink when a later one is refused.
+ * The text to send. A transactional backend (netlink) takes every query
+ * of the work set, so that the kernel's counts match the set's queries; the
+ * control file only the queries with a net effect.
  */
-static int txn_commit_netlink(struct ddctl_txn *txn)
+static int txn_prepare(struct ddctl_txn *txn, const struct backend_ops *ops)
 {
 	struct ddctl_queryset *work = NULL;
-	struct nl_exec_result res = { 0 };
-	bool dry = txn->flags & DDCTL_TXN_CHECK;
 	struct strbuf sb = { 0 };
-	unsigned int done;
 	int r;
 
 	r = txn_work_set(txn, &work);
 	if (r < 0)
 		return r;
+	if (!ops->transactional) {
+		r = build_text(txn, work);
+		ddctl_queryset_unref(work);
+		return r;
+	}
 	r = queryset_format(work, &sb);
 	ddctl_queryset_unref(work);
 	free(txn->sent);
 	txn->sent = strbuf_steal(&sb);
 	if (r < 0 || !txn->sent)
 		return r < 0 ? r : -ENOMEM;
-	res.nqueries = txn->set->count;
-	txn->kmatched = calloc(res.nqueries + 1, sizeof(*txn->kmatched));
-	txn->kchanged = calloc(res.nqueries + 1, sizeof(*txn->kchanged));
-	if (!txn->kmatched || !txn->kchanged)
-		return -ENOMEM;
-	res.matched = txn->kmatched;
-	res.changed = txn->kchanged;
-	r = nl_exec_chunked(txn, txn->sent, dry, &res, true, &done);
-	if (r < 0) {
-		if (txn->kmsg)
-			err(txn->ctx, "the kernel refused the set: %s\n", txn->kmsg);
-		else
-			err(txn->ctx, "the kernel refused the set: %s\n", strerror(-r));
-		if (dry && (r == -EPERM || r == -EACCES)) {
-			info(txn->ctx, "no kernel dry run without privilege: prediction only\n");
-			return 0;
-		}
-		if (!dry && done > 0) {
-			int r2 = nl_restore(txn);
+	txn->kmatched = calloc(txn->set->count + 1, sizeof(*txn->kmatched));
+	txn->kchanged = calloc(txn->set->count + 1, sizeof(*txn->kchanged));
+	return txn->kmatched && txn->kchanged ? 0 : -ENOMEM;
+}
 
-			if (r2 < 0)
-				err(txn->ctx, "restoring failed: %s; the kernel may be left half-configured\n",
-				    strerror(-r2));
-		}
+/*
+ * Send the prepared text over @ops: in one exec when it fits, else split
+ * in whole queries; restored when the kernel refuses a later part; then the
+ * kernel's counts and the control file compared with the prediction.
+ */
+static int txn_send(struct ddctl_txn *txn, const struct backend_ops *ops)
+{
+	struct backend_result res = { .nqueries = txn->set->count,
+				      .matched = txn->kmatched,
+				      .changed = txn->kchanged };
+	bool dry = txn->flags & DDCTL_TXN_CHECK;
+	struct backend b;
+	unsigned int done = 0;
+	int r;
+
+	r = backend_open(&b, txn->ctx, ops);
+	if (r < 0)
 		return r;
+	r = send_text(txn, &b, txn->sent, dry, &res, true, &done);
+	if (r < 0 && ops->transactional)
+		err(txn->ctx, "the kernel refused the set: %s\n",
+		    txn->kmsg ? txn->kmsg : strerror(-r));
+	if (r < 0 && dry && (r == -EPERM || r == -EACCES)) {
+		info(txn->ctx, "no kernel dry run without privilege: prediction only\n");
+		r = 0;
+		goto out;
 	}
-	txn->keys_patched = res.keys_patched;
-	txn->kreported = !txn->expanded && res.reported == res.nqueries;
-	if (txn->kreported)
-		txn_check_kernel_counts(txn);
-	if (!dry && !(txn->flags & DDCTL_TXN_NO_VERIFY))
+	if (r < 0) {
+		if (!dry)
+			txn_recover(txn, &b, done);
+		goto out;
+	}
+	if (ops->transactional) {
+		txn->keys_patched = res.keys_patched;
+		txn->kreported = !txn->expanded && res.reported == res.nqueries;
+		if (txn->kreported)
+			txn_check_kernel_counts(txn);
+	}
+	if (!dry && !(txn->flags & DDCTL_TXN_NO_VERIFY) && b.reaches_kernel)
 		r = txn_verify(txn);
 	if (r == 0 && txn->mismatches)
 		r = -EPROTO;
+out:
+	backend_close(&b);
+	if (done > 1)
+		info(txn->ctx, ops->split_note, done);
 	return r;
 }
 
 DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 {
-	struct ddctl_queryset *work = NULL;
+	const struct backend_ops *ops;
 	int r;
 
 	if (!txn->table) {
@@ -579,27 +534,19 @@ DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 	r = ddctl_plan_new(txn->set, txn->table, &txn->plan);
 	if (r < 0)
 		return r;
-	if (txn->plan->nchanges == 0 && !(ctx_use_netlink(txn->ctx) &&
-					  (txn->flags & DDCTL_TXN_CHECK))) {
+	ops = backend_for_write(txn->ctx);
+	/* nothing to change: nothing sent, unless the kernel can check the set */
+	if (txn->plan->nchanges == 0 &&
+	    !(ops->transactional && (txn->flags & DDCTL_TXN_CHECK))) {
 		free(txn->sent);
 		txn->sent = strdup("");
 		return txn->sent ? 0 : -ENOMEM;
 	}
-	if (ctx_use_netlink(txn->ctx))
-		return txn_commit_netlink(txn);
-	r = txn_work_set(txn, &work);
-	if (r < 0)
+	r = txn_prepare(txn, ops);
+	/* the control file has no dry run: a check is the prediction */
+	if (r < 0 || ((txn->flags & DDCTL_TXN_CHECK) && !ops->transactional))
 		return r;
-	r = build_text(txn, work);
-	ddctl_queryset_unref(work);
-	if (r < 0 || (txn->flags & DDCTL_TXN_CHECK))
-		return r;
-	r = txn_send(txn);
-	if (r < 0)
-		return r;
-	if (!(txn->flags & DDCTL_TXN_NO_VERIFY) && ctx_writes_kernel(txn->ctx))
-		r = txn_verify(txn);
-	return r;
+	return txn_send(txn, ops);
 }
 
 DDCTL_EXPORT struct ddctl_plan *ddctl_txn_get_plan(const struct ddctl_txn *txn)

@@ -15,7 +15,8 @@
 
 #include <linux/netlink.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "kernel/uevent.h"
 
 #define UEVENT_GROUP_KERNEL 1
 #define UEVENT_RCVBUF (1 << 20)

@@ -11,7 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/address.h"
+#include "model/index.h"
+#include "model/query.h"
+#include "model/table.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+#include "model/wildcard.h"
 
 struct addr {
 	struct ddctl_table *t;
@@ -104,7 +111,9 @@ static int emit_compact(struct addr *a, const struct ddctl_site *site, int depth
 {
 	const char *module[] = { NULL, NULL, NULL, site->module };
 	const char *file[] = { NULL, site->basename, site->file, site->file };
+	char *spec[DD_SPEC_NR];
 	struct ddctl_query q;
+	unsigned int line = depth == 3 ? site->line : 0;
 	size_t i;
 	bool ok = false;
 	int r = 0;
@@ -114,14 +123,13 @@ static int emit_compact(struct addr *a, const struct ddctl_site *site, int depth
 		return 0;
 	}
 	for (i = depth == 2 ? 0 : 1; !r && !ok && i < ARRAY_SIZE(file); i++) {
-		memset(&q, 0, sizeof(q));
-		q.spec[DD_SPEC_MODULE] = module[i] ? strdup(module[i]) : NULL;
+		memset(spec, 0, sizeof(spec));
+		spec[DD_SPEC_MODULE] = module[i] ? strdup(module[i]) : NULL;
 		if (depth != 2 || i > 0)
-			q.spec[DD_SPEC_FILE] = strdup(file[i]);
+			spec[DD_SPEC_FILE] = strdup(file[i]);
 		if (depth == 2)
-			q.spec[DD_SPEC_FUNC] = strdup(site->function);
-		if (depth == 3)
-			q.first_line = q.last_line = site->line;
+			spec[DD_SPEC_FUNC] = strdup(site->function);
+		query_init(&q, spec, line, line);
 		if ((module[i] && !q.spec[DD_SPEC_MODULE]) ||
 		    ((depth != 2 || i > 0) && !q.spec[DD_SPEC_FILE]) ||
 		    (depth == 2 && !q.spec[DD_SPEC_FUNC]))
@@ -139,27 +147,23 @@ static int emit_compact(struct addr *a, const struct ddctl_site *site, int depth
 static int try_candidate(struct addr *a, const struct ddctl_site *site,
 			 int depth, bool *done)
 {
-	struct ddctl_query q = { 0 };
+	char *spec[DD_SPEC_NR] = { 0 };
+	struct ddctl_query q;
 	char line[16], *fileword = NULL;
+	unsigned int lineno = depth >= 3 ? site->line : 0;
 	int r = -ENOMEM;
 
 	*done = false;
-	q.spec[DD_SPEC_MODULE] = strdup(site->module);
+	spec[DD_SPEC_MODULE] = strdup(site->module);
 	if (site->class_name)
-		q.spec[DD_SPEC_CLASS] = strdup(site->class_name);
+		spec[DD_SPEC_CLASS] = strdup(site->class_name);
 	if (depth >= 1)
-		q.spec[DD_SPEC_FILE] = strdup(site->file);
+		spec[DD_SPEC_FILE] = strdup(site->file);
 	if (depth == 2)
-		q.spec[DD_SPEC_FUNC] = strdup(site->function);
-	if (depth >= 3)
-		q.first_line = q.last_line = site->line;
-	if (depth == 4) {
-		q.spec[DD_SPEC_FORMAT] = malloc(strlen(site->format) + 2);
-		if (q.spec[DD_SPEC_FORMAT]) {
-			q.spec[DD_SPEC_FORMAT][0] = '^';
-			strcpy(q.spec[DD_SPEC_FORMAT] + 1, site->format);
-		}
-	}
+		spec[DD_SPEC_FUNC] = strdup(site->function);
+	if (depth == 4 && asprintf(&spec[DD_SPEC_FORMAT], "^%s", site->format) < 0)
+		spec[DD_SPEC_FORMAT] = NULL;
+	query_init(&q, spec, lineno, lineno);
 	if (!q.spec[DD_SPEC_MODULE] || (site->class_name && !q.spec[DD_SPEC_CLASS]) ||
 	    (depth >= 1 && !q.spec[DD_SPEC_FILE]) ||
 	    (depth == 2 && !q.spec[DD_SPEC_FUNC]) ||
@@ -199,14 +203,14 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 	if (!r && depth == 3)
 		r = strbuf_addf(a->out, " line %u", site->line);
 	if (!r && depth == 4) {
-		struct ddctl_query fq = { 0 };
+		char *fspec[DD_SPEC_NR] = { [DD_SPEC_FORMAT] = strdup(q.spec[DD_SPEC_FORMAT]) };
+		struct ddctl_query fq;
 
-		fq.spec[DD_SPEC_FORMAT] = q.spec[DD_SPEC_FORMAT];
-		r = query_build_canonical(&fq);
+		query_init(&fq, fspec, 0, 0);
+		r = fq.spec[DD_SPEC_FORMAT] ? query_build_canonical(&fq) : -ENOMEM;
 		if (!r)
 			r = strbuf_addf(a->out, " %s", fq.canonical);
-		free(fq.canonical);
-		fq.spec[DD_SPEC_FORMAT] = NULL;
+		query_release(&fq);
 	}
 	if (!r)
 		r = strbuf_addf(a->out, " %s\n", a->flags);

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/diff.h"
+#include "model/table.h"
 
 /* Sites are the same callsite when module, file, line and function agree. */
 static int cmp_identity(const struct ddctl_site *a, const struct ddctl_site *b)

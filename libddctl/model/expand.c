@@ -5,7 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/address.h"
+#include "model/index.h"
+#include "model/plan.h"
+#include "model/queryset.h"
+#include "model/table.h"
+#include "util/strbuf.h"
 
 /* The flags word of @q as the kernel reads it, e.g. "+pf" or "=". */
 static const char *flags_word(const struct ddctl_query *q)
@@ -90,9 +96,7 @@ DDCTL_EXPORT int ddctl_queryset_expand(struct ddctl_queryset *set,
 	for (i = 0; !r && i < set->count; i++) {
 		const struct ddctl_query *q = &set->queries[i];
 
-		sb.len = 0;
-		if (sb.buf)
-			sb.buf[0] = '\0';
+		strbuf_reset(&sb);
 		r = index_query_sites(table, q, &m);
 		for (s = 0; !r && s < m.n; s++)
 			selected[m.idx[s]] = true;

@@ -15,7 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/index.h"
+#include "model/match.h"
+#include "model/query.h"
+#include "model/table.h"
+#include "model/wildcard.h"
+#include "util/util.h"
 
 struct dd_key_index {
 	size_t nvalues;
@@ -134,8 +140,9 @@ static int build_bases(struct dd_index *x)
 	return 0;
 }
 
-void index_free(struct dd_index *x)
+static void index_free(void *p)
 {
+	struct dd_index *x = p;
 	int k;
 
 	if (!x)
@@ -178,7 +185,7 @@ static struct dd_index *index_get(struct ddctl_table *t)
 	for (i = 0; i < t->count; i++)
 		x->by_line[i] = i;
 	qsort_r(x->by_line, t->count, sizeof(*x->by_line), cmp_by_line, t->sites);
-	t->index = x;
+	table_set_index(t, x, index_free);
 	return x;
 }
 

@@ -3,7 +3,10 @@
 /* Does a query select a callsite? ddebug_change()'s tests, plus negation. */
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/match.h"
+#include "model/wildcard.h"
+#include "util/util.h"
 
 static bool match_file(const char *pattern, const struct ddctl_site *site)
 {

@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/index.h"
+#include "model/plan.h"
+#include "model/queryset.h"
+#include "model/table.h"
 
 /* Each query touches only the sites the table's index names as candidates. */
 static int plan_evaluate(struct ddctl_plan *plan)

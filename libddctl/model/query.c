@@ -13,7 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/flags.h"
+#include "model/limits.h"
+#include "model/query.h"
+#include "util/strbuf.h"
+#include "util/util.h"
 
 static const char *const spec_names[DD_SPEC_NR] = {
 	[DD_SPEC_FUNC] = "func",
@@ -30,9 +35,6 @@ struct word {
 };
 
 struct parser {
-	struct ddctl_queryset *set;
-	const char *query; /* the trimmed query text */
-	unsigned int index;
 	int err_column;
 	char *err_word;
 	char *err_msg;
@@ -462,209 +464,39 @@ int query_copy(struct ddctl_query *to, const struct ddctl_query *from)
 	return 0;
 }
 
+int query_init(struct ddctl_query *q, char *const spec[DD_SPEC_NR],
+	       unsigned int first_line, unsigned int last_line)
+{
+	int i;
+
+	memset(q, 0, sizeof(*q));
+	for (i = 0; i < DD_SPEC_NR; i++)
+		q->spec[i] = spec[i];
+	q->first_line = first_line;
+	q->last_line = last_line;
+	return 0;
+}
+
+int query_canonical_with_module(const struct ddctl_query *q,
+				const char *module, char **out)
+{
+	struct ddctl_query c = *q;
+	int r;
+
+	c.canonical = NULL;
+	c.spec[DD_SPEC_MODULE] = (char *)module;
+	c.negated[DD_SPEC_MODULE] = false;
+	r = query_build_canonical(&c);
+	*out = c.canonical;
+	return r;
+}
+
 /* Replace match-spec @spec with @value (taken over) and respell the query. */
 int query_set_spec(struct ddctl_query *q, enum dd_spec spec, char *value)
 {
 	free(q->spec[spec]);
 	q->spec[spec] = value;
 	return query_build_canonical(q);
-}
-
-int queryset_append(struct ddctl_queryset *set, struct ddctl_query *q)
-{
-	struct ddctl_query *n;
-
-	if (set->count == set->alloc) {
-		size_t alloc = set->alloc ? set->alloc * 2 : 8;
-
-		n = realloc(set->queries, alloc * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		set->queries = n;
-		set->alloc = alloc;
-	}
-	set->queries[set->count++] = *q;
-	memset(q, 0, sizeof(*q));
-	return 0;
-}
-
-static void set_error(struct ddctl_queryset *set, struct parser *p)
-{
-	free(set->error);
-	free(set->error_word);
-	set->error_index = p->index;
-	set->error_column = (unsigned int)p->err_column;
-	set->error_word = p->err_word;
-	p->err_word = NULL;
-	if (asprintf(&set->error, "query %u \"%s\", column %u, word \"%s\": %s",
-		     p->index, p->query, set->error_column,
-		     set->error_word ? set->error_word : "",
-		     p->err_msg ? p->err_msg : "invalid") < 0)
-		set->error = NULL;
-	free(set->error_reason);
-	set->error_reason = p->err_msg;
-	p->err_msg = NULL;
-}
-
-static void clear_error(struct ddctl_queryset *set)
-{
-	free(set->error);
-	free(set->error_word);
-	free(set->error_reason);
-	set->error = NULL;
-	set->error_word = NULL;
-	set->error_reason = NULL;
-	set->error_index = set->error_column = 0;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (dd_isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && dd_isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-DDCTL_EXPORT int ddctl_queryset_parse(struct ddctl_queryset *set,
-				      const char *text, unsigned int flags)
-{
-	size_t first = set->count;
-	struct parser p = { .set = set };
-	char *copy = strdup(text), *query, *split, *work;
-	struct ddctl_query q;
-	int r = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	clear_error(set);
-	p.index = (unsigned int)set->count;
-	for (query = copy; query && r == 0; query = split) {
-		split = strpbrk(query, ";\n");
-		if (split)
-			*split++ = '\0';
-		query = trim(query);
-		if (!*query || *query == '#')
-			continue;
-		p.index++;
-		p.query = query;
-		memset(&q, 0, sizeof(q));
-		q.text = strdup(query);
-		work = strdup(query);
-		if (!q.text || !work) {
-			free(work);
-			query_release(&q);
-			r = -ENOMEM;
-			break;
-		}
-		r = parse_query(&p, work, flags, &q);
-		free(work);
-		if (r == 0)
-			r = query_build_canonical(&q);
-		/* one query is one write: the kernel reads at most 4095 bytes */
-		if (r == 0 && !(flags & DDCTL_PARSE_MATCH_ONLY) &&
-		    strlen(q.canonical) + 1 > DD_WRITE_MAX)
-			r = fail(&p, NULL, "the query is %zu bytes; the kernel reads at most %d in one write",
-				 strlen(q.canonical) + 1, DD_WRITE_MAX);
-		if (r == 0)
-			r = queryset_append(set, &q);
-		if (r == -EINVAL)
-			set_error(set, &p);
-		query_release(&q);
-	}
-	free(copy);
-	if (r < 0) {
-		while (set->count > first)
-			query_release(&set->queries[--set->count]);
-	}
-	return r;
-}
-
-DDCTL_EXPORT int ddctl_queryset_new(struct ddctl_ctx *ctx,
-				    struct ddctl_queryset **out)
-{
-	struct ddctl_queryset *set = calloc(1, sizeof(*set));
-
-	if (!set)
-		return -ENOMEM;
-	set->refcount = 1;
-	set->ctx = ddctl_ref(ctx);
-	*out = set;
-	return 0;
-}
-
-/* A deep copy of @set's queries (not its error), to change without the caller seeing it. */
-int queryset_copy(const struct ddctl_queryset *set, struct ddctl_queryset **out)
-{
-	struct ddctl_queryset *n = NULL;
-	struct ddctl_query q;
-	size_t i;
-	int r = ddctl_queryset_new(set->ctx, &n);
-
-	for (i = 0; !r && i < set->count; i++) {
-		r = query_copy(&q, &set->queries[i]);
-		if (!r)
-			r = queryset_append(n, &q);
-		if (r)
-			query_release(&q);
-	}
-	if (r < 0) {
-		ddctl_queryset_unref(n);
-		return r;
-	}
-	*out = n;
-	return 0;
-}
-
-DDCTL_EXPORT struct ddctl_queryset *ddctl_queryset_ref(struct ddctl_queryset *set)
-{
-	if (set)
-		set->refcount++;
-	return set;
-}
-
-DDCTL_EXPORT struct ddctl_queryset *
-ddctl_queryset_unref(struct ddctl_queryset *set)
-{
-	size_t i;
-
-	if (!set || --set->refcount > 0)
-		return set;
-	for (i = 0; i < set->count; i++)
-		query_release(&set->queries[i]);
-	free(set->queries);
-	clear_error(set);
-	ddctl_unref(set->ctx);
-	free(set);
-	return NULL;
-}
-
-DDCTL_EXPORT const char *ddctl_queryset_get_error(const struct ddctl_queryset *set,
-						  unsigned int *index,
-						  unsigned int *column,
-						  const char **word)
-{
-	if (index)
-		*index = set->error_index;
-	if (column)
-		*column = set->error_column;
-	if (word)
-		*word = set->error_word ? set->error_word : "";
-	return set->error;
-}
-
-DDCTL_EXPORT size_t ddctl_queryset_get_count(const struct ddctl_queryset *set)
-{
-	return set->count;
-}
-
-DDCTL_EXPORT const struct ddctl_query *
-ddctl_queryset_get_query(const struct ddctl_queryset *set, size_t idx)
-{
-	return idx < set->count ? &set->queries[idx] : NULL;
 }
 
 DDCTL_EXPORT const char *ddctl_query_get_text(const struct ddctl_query *query)
@@ -687,16 +519,35 @@ DDCTL_EXPORT bool ddctl_query_is_negated(const struct ddctl_query *query)
 	return false;
 }
 
-/* The canonical queries of @set, one per line. */
-int queryset_format(const struct ddctl_queryset *set, struct strbuf *sb)
+int query_parse(const char *text, unsigned int flags, struct ddctl_query *q,
+		struct query_error *e)
 {
-	size_t i;
-	int r = 0;
+	struct parser p = { 0 };
+	char *work;
+	int r;
 
-	for (i = 0; !r && i < set->count; i++) {
-		r = strbuf_adds(sb, set->queries[i].canonical);
-		if (!r)
-			r = strbuf_addch(sb, '\n');
+	memset(q, 0, sizeof(*q));
+	memset(e, 0, sizeof(*e));
+	q->text = strdup(text);
+	work = strdup(text);
+	if (!q->text || !work) {
+		free(work);
+		query_release(q);
+		return -ENOMEM;
 	}
+	r = parse_query(&p, work, flags, q);
+	free(work);
+	if (r == 0)
+		r = query_build_canonical(q);
+	/* one query is one write: the kernel reads at most 4095 bytes */
+	if (r == 0 && !(flags & DDCTL_PARSE_MATCH_ONLY) &&
+	    strlen(q->canonical) + 1 > DD_WRITE_MAX)
+		r = fail(&p, NULL, "the query is %zu bytes; the kernel reads at most %d in one write",
+			 strlen(q->canonical) + 1, DD_WRITE_MAX);
+	e->column = p.err_column;
+	e->word = p.err_word;
+	e->msg = p.err_msg;
+	if (r < 0)
+		query_release(q);
 	return r;
 }

@@ -10,7 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/address.h"
+#include "model/diff.h"
+#include "model/limits.h"
+#include "model/plan.h"
+#include "model/queryset.h"
+#include "model/restore.h"
+#include "model/table.h"
+#include "util/strbuf.h"
 
 struct restore {
 	bool *selected;
@@ -100,26 +108,6 @@ int restore_set_now(struct ddctl_ctx *ctx, struct ddctl_table *now,
 	return restore_set(ctx, now, want, true, out);
 }
 
-int table_derive(struct ddctl_table *from, struct ddctl_table **out)
-{
-	struct ddctl_table *t = calloc(1, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	t->sites = malloc((from->count + 1) * sizeof(*t->sites));
-	if (!t->sites) {
-		free(t);
-		return -ENOMEM;
-	}
-	memcpy(t->sites, from->sites, from->count * sizeof(*t->sites));
-	t->count = from->count;
-	t->refcount = 1;
-	t->ctx = ddctl_ref(from->ctx);
-	t->parent = ddctl_table_ref(from->parent ? from->parent : from);
-	*out = t;
-	return 0;
-}
-
 DDCTL_EXPORT int ddctl_table_new_from_plan(struct ddctl_plan *plan,
 					   struct ddctl_table **out)
 {
@@ -130,7 +118,7 @@ DDCTL_EXPORT int ddctl_table_new_from_plan(struct ddctl_plan *plan,
 	if (r < 0)
 		return r;
 	for (s = 0; s < t->count; s++)
-		t->sites[s].flags = plan->final[s];
+		table_set_site_flags(t, s, plan->final[s]);
 	*out = t;
 	return 0;
 }
@@ -146,7 +134,7 @@ DDCTL_EXPORT int ddctl_table_new_with_flags(struct ddctl_table *from,
 	if (r < 0)
 		return r;
 	for (s = 0; s < t->count; s++)
-		t->sites[s].flags = flags & DD_FLAGS_ALL;
+		table_set_site_flags(t, s, flags & DD_FLAGS_ALL);
 	*out = t;
 	return 0;
 }

@@ -8,7 +8,11 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/queryset.h"
+#include "model/restore.h"
+#include "model/table.h"
+#include "util/strbuf.h"
 
 /* No ';' in the header: it separates queries even inside a comment. */
 #define SAVE_HEADER                                                        \

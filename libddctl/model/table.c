@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * The control-file reader. Lines look like
+ * A table of callsites, parsed from the control file's text. Lines look like
  *   lib/foo.c:123 [mod]func =pf "format\n" class:NAME
  * after a "# filename:lineno [module]function flags format" header.
  */
@@ -11,45 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libddctl-private.h"
-#include "util/read-file.h"
-
-/* The kernel prints flags in this order: p m f s l t (7.2: then d). */
-DDCTL_EXPORT char *ddctl_flags_format(unsigned int flags, char *buf)
-{
-	static const char order[] = "pmfsltd";
-	static const unsigned int bits[] = {
-		DDCTL_FLAG_PRINT, DDCTL_FLAG_MODNAME, DDCTL_FLAG_FUNCNAME,
-		DDCTL_FLAG_SOURCENAME, DDCTL_FLAG_LINENO, DDCTL_FLAG_TID,
-		DDCTL_FLAG_STACK,
-	};
-	char *p = buf;
-	size_t i;
-
-	*p++ = '=';
-	for (i = 0; i < ARRAY_SIZE(bits); i++)
-		if (flags & bits[i])
-			*p++ = order[i];
-	if (p == buf + 1)
-		*p++ = '_';
-	*p = '\0';
-	return buf;
-}
-
-/* A flag letter's bit; '_' is no flag (0); -1 for anything else. */
-int dd_flag_from_char(char c)
-{
-	static const char chars[] = "pmflts";
-	static const unsigned int bits[] = {
-		DDCTL_FLAG_PRINT, DDCTL_FLAG_MODNAME, DDCTL_FLAG_FUNCNAME,
-		DDCTL_FLAG_LINENO, DDCTL_FLAG_TID, DDCTL_FLAG_SOURCENAME,
-	};
-	const char *p = strchr(chars, c);
-
-	if (c && p)
-		return (int)bits[p - chars];
-	return c == '_' ? 0 : -1;
-}
+#include "core/ctx.h"
+#include "model/flags.h"
+#include "model/table.h"
+#include "util/util.h"
 
 /*
  * A flag letter of a control-file line: the query letters plus what newer
@@ -244,8 +209,7 @@ static int table_parse(struct ddctl_table *t)
 	return 0;
 }
 
-static int table_new(struct ddctl_ctx *ctx, char *buf,
-		     struct ddctl_table **out)
+int table_new_take(struct ddctl_ctx *ctx, char *buf, struct ddctl_table **out)
 {
 	struct ddctl_table *t = calloc(1, sizeof(*t));
 	int r;
@@ -281,40 +245,7 @@ DDCTL_EXPORT int ddctl_table_new_from_buffer(struct ddctl_ctx *ctx,
 		free(copy);
 		return -EBADMSG;
 	}
-	return table_new(ctx, copy, table);
-}
-
-DDCTL_EXPORT int ddctl_table_read(struct ddctl_ctx *ctx,
-				  struct ddctl_table **table)
-{
-	const char *path;
-	char *buf = NULL;
-	int r;
-
-	if (ctx->backend == DDCTL_BACKEND_NETLINK) {
-		/* -EINTR: a module came or went during the dump; dump again */
-		for (int tries = 0; tries < 5; tries++) {
-			r = nl_dump(ctx, NULL, &buf);
-			if (r != -EINTR)
-				break;
-		}
-		if (r < 0) {
-			err(ctx, "cannot dump callsites over netlink: %s\n",
-			    r == -ENOENT ? "the kernel has no dyndbg netlink family" :
-			    strerror(-r));
-			return r;
-		}
-		return table_new(ctx, buf, table);
-	}
-	r = ddctl_get_control_path(ctx, &path);
-	if (r < 0)
-		return r;
-	r = read_full_file(path, READ_FILE_TEXT, &buf, NULL);
-	if (r < 0) {
-		err(ctx, "cannot read %s: %s\n", path, strerror(-r));
-		return r;
-	}
-	return table_new(ctx, buf, table);
+	return table_new_take(ctx, copy, table);
 }
 
 DDCTL_EXPORT struct ddctl_table *ddctl_table_ref(struct ddctl_table *table)
@@ -330,7 +261,8 @@ DDCTL_EXPORT struct ddctl_table *ddctl_table_unref(struct ddctl_table *table)
 		return table;
 	ddctl_unref(table->ctx);
 	ddctl_table_unref(table->parent);
-	index_free(table->index);
+	if (table->index_free)
+		table->index_free(table->index);
 	free(table->sites);
 	free(table->buf);
 	free(table);
@@ -386,4 +318,50 @@ DDCTL_EXPORT const char *ddctl_site_get_class(const struct ddctl_site *site)
 DDCTL_EXPORT int ddctl_site_get_class_id(const struct ddctl_site *site)
 {
 	return site->class_id;
+}
+
+int table_derive(struct ddctl_table *from, struct ddctl_table **out)
+{
+	struct ddctl_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	t->sites = malloc((from->count + 1) * sizeof(*t->sites));
+	if (!t->sites) {
+		free(t);
+		return -ENOMEM;
+	}
+	memcpy(t->sites, from->sites, from->count * sizeof(*t->sites));
+	t->count = from->count;
+	t->refcount = 1;
+	t->ctx = ddctl_ref(from->ctx);
+	t->parent = ddctl_table_ref(from->parent ? from->parent : from);
+	*out = t;
+	return 0;
+}
+
+int table_subset(struct ddctl_table *from, const bool *keep,
+		 struct ddctl_table **out)
+{
+	size_t s, n = 0;
+	int r = table_derive(from, out);
+
+	for (s = 0; !r && s < from->count; s++)
+		if (keep[s])
+			(*out)->sites[n++] = from->sites[s];
+	if (!r)
+		(*out)->count = n;
+	return r;
+}
+
+void table_set_site_flags(struct ddctl_table *t, size_t idx, unsigned int flags)
+{
+	t->sites[idx].flags = flags;
+}
+
+void table_set_index(struct ddctl_table *t, void *index,
+		     void (*free_fn)(void *index))
+{
+	t->index = index;
+	t->index_free = free_fn;
 }

@@ -3,7 +3,7 @@
 /* Wildcard matching exactly as the kernel's match_wildcard() (lib/parser.c). */
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "model/wildcard.h"
 
 bool dd_match_wildcard(const char *pattern, const char *str)
 {

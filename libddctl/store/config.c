@@ -14,33 +14,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/queryset.h"
 #include "util/read-file.h"
+#include "util/util.h"
 
 static const char *const config_dirs[] = {
 	"/etc/ddctl.d", "/run/ddctl.d", "/usr/lib/ddctl.d",
 };
-
-DDCTL_EXPORT int ddctl_set_config_root(struct ddctl_ctx *ctx, const char *root)
-{
-	char *copy = root ? strdup(root) : NULL;
-
-	if (root && !copy)
-		return -ENOMEM;
-	free(ctx->config_root);
-	ctx->config_root = copy;
-	return 0;
-}
-
-const char *ctx_config_root(struct ddctl_ctx *ctx)
-{
-	const char *env;
-
-	if (ctx->config_root)
-		return ctx->config_root;
-	env = secure_getenv("DDCTL_CONFIG_ROOT");
-	return env ? env : "";
-}
 
 struct dropin {
 	char *name, *path;
@@ -146,7 +127,7 @@ static bool is_skipped(struct ddctl_ctx *ctx, const char *path, bool loading)
 static int config_foreach(struct ddctl_ctx *ctx, bool loading,
 			  int (*fn)(const char *path, void *data), void *data)
 {
-	const char *root = ctx_config_root(ctx);
+	const char *root = ctx_get_config_root(ctx);
 	struct dropin *list = NULL;
 	size_t i, n = 0;
 	char *dir;
@@ -180,79 +161,6 @@ DDCTL_EXPORT int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
 	return config_foreach(ctx, false, fn, data);
 }
 
-/* The parse error of @set, restated with the file and line. */
-static void config_error(struct ddctl_queryset *set, const char *path,
-			 unsigned int line, const char *text)
-{
-	char *msg;
-
-	if (asprintf(&msg, "%s:%u: \"%s\", column %u, word \"%s\": %s", path,
-		     line, text, set->error_column,
-		     set->error_word ? set->error_word : "",
-		     set->error_reason ? set->error_reason : "invalid") < 0)
-		return;
-	free(set->error);
-	set->error = msg;
-}
-
-/* The error at @name:@line for a byte that has no place in a text file. */
-static void nul_error(struct ddctl_queryset *set, const char *name,
-		      unsigned int line, size_t column)
-{
-	char *msg;
-
-	if (asprintf(&msg, "%s:%u: column %zu: a NUL byte (not a text file): nothing applied",
-		     name, line, column) < 0)
-		return;
-	free(set->error);
-	free(set->error_word);
-	free(set->error_reason);
-	set->error = msg;
-	set->error_word = NULL;
-	set->error_reason = strdup("a NUL byte (not a text file)");
-	set->error_index = (unsigned int)set->count + 1;
-	set->error_column = (unsigned int)column;
-}
-
-DDCTL_EXPORT int ddctl_queryset_parse_buffer(struct ddctl_queryset *set,
-					     const char *name, const char *buf,
-					     size_t len, unsigned int flags)
-{
-	size_t first = set->count, n;
-	const char *p = buf, *end = buf + len, *nl, *nul;
-	unsigned int line = 0;
-	char *text;
-	int r = 0;
-
-	for (; p < end && !r; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		n = (size_t)(nl - p);
-		line++;
-		nul = memchr(p, '\0', n);
-		if (nul) {
-			nul_error(set, name, line, (size_t)(nul - p) + 1);
-			r = -EINVAL;
-			break;
-		}
-		text = strndup(p, n);
-		if (!text) {
-			r = -ENOMEM;
-			break;
-		}
-		r = ddctl_queryset_parse(set, text, flags);
-		if (r == -EINVAL)
-			config_error(set, name, line, text);
-		free(text);
-	}
-	if (r < 0) {
-		while (set->count > first)
-			query_release(&set->queries[--set->count]);
-	}
-	return r;
-}
-
 static char *read_text(struct ddctl_ctx *ctx, const char *path, size_t *len)
 {
 	char *text = NULL;
@@ -264,6 +172,7 @@ static char *read_text(struct ddctl_ctx *ctx, const char *path, size_t *len)
 }
 
 struct load {
+	struct ddctl_ctx *ctx;
 	struct ddctl_queryset *set;
 	unsigned int files;
 };
@@ -272,12 +181,12 @@ static int load_file(const char *path, void *data)
 {
 	struct load *l = data;
 	size_t len = 0;
-	char *text = read_text(l->set->ctx, path, &len);
+	char *text = read_text(l->ctx, path, &len);
 	int r;
 
 	if (!text)
 		return -EIO;
-	info(l->set->ctx, "configuration: %s\n", path);
+	info(l->ctx, "configuration: %s\n", path);
 	r = ddctl_queryset_parse_buffer(l->set, path, text, len, 0);
 	free(text);
 	l->files++;
@@ -287,14 +196,12 @@ static int load_file(const char *path, void *data)
 DDCTL_EXPORT int ddctl_config_load(struct ddctl_ctx *ctx,
 				   struct ddctl_queryset *set)
 {
-	struct load l = { .set = set };
-	size_t first = set->count;
+	struct load l = { .ctx = ctx, .set = set };
+	size_t first = ddctl_queryset_get_count(set);
 	int r;
 
 	r = config_foreach(ctx, true, load_file, &l);
-	if (r < 0) {
-		while (set->count > first)
-			query_release(&set->queries[--set->count]);
-	}
+	if (r < 0)
+		queryset_truncate(set, first);
 	return r;
 }

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
 #include "util/write-file.h"
 
 DDCTL_EXPORT int ddctl_file_write(struct ddctl_ctx *ctx, const char *path,

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * The configuration of modules loaded later: a set restricted to one
- * module (for module-load uevents, see uevent.c) and the queries written
- * as dyndbg= modprobe options.
+ * The configuration of modules loaded later: the queries written as
+ * dyndbg= options to /etc/modprobe.d/ddctl.conf, and the modules it names.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,94 +12,14 @@
 
 #include <libkmod.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "model/queryset.h"
+#include "model/wildcard.h"
 #include "util/read-file.h"
+#include "util/strbuf.h"
+#include "util/util.h"
 
 #define DDCTL_MODPROBE_FILE "/etc/modprobe.d/ddctl.conf"
-
-/* Does the module match-spec of @q select sites of @module? */
-static bool module_selected(const struct ddctl_query *q, const char *module)
-{
-	const char *spec = q->spec[DD_SPEC_MODULE];
-
-	if (!spec)
-		return true;
-	return dd_match_wildcard(spec, module) != q->negated[DD_SPEC_MODULE];
-}
-
-/* @q with its module match-spec replaced by @module (NULL: none). */
-static int canonical_with_module(const struct ddctl_query *q,
-				 const char *module, char **out)
-{
-	struct ddctl_query c = *q;
-	int r;
-
-	c.canonical = NULL;
-	c.spec[DD_SPEC_MODULE] = (char *)module;
-	c.negated[DD_SPEC_MODULE] = false;
-	r = query_build_canonical(&c);
-	*out = c.canonical;
-	return r;
-}
-
-DDCTL_EXPORT int ddctl_queryset_new_for_module(struct ddctl_queryset *set,
-					       const char *module,
-					       struct ddctl_queryset **out)
-{
-	struct ddctl_queryset *n = NULL;
-	char *text = NULL;
-	size_t i;
-	int r;
-
-	r = ddctl_queryset_new(set->ctx, &n);
-	for (i = 0; !r && i < set->count; i++) {
-		if (!module_selected(&set->queries[i], module))
-			continue;
-		r = canonical_with_module(&set->queries[i], module, &text);
-		if (!r)
-			r = ddctl_queryset_parse(n, text, 0);
-		free(text);
-	}
-	if (r < 0) {
-		ddctl_queryset_unref(n);
-		return r;
-	}
-	*out = n;
-	return 0;
-}
-
-struct for_loaded {
-	struct ddctl_queryset *set, *out;
-};
-
-static int append_for_module(const char *module, void *data)
-{
-	struct for_loaded *fl = data;
-	struct ddctl_queryset *one = NULL;
-	size_t i;
-	int r = ddctl_queryset_new_for_module(fl->set, module, &one);
-
-	for (i = 0; !r && i < one->count; i++)
-		r = ddctl_queryset_parse(fl->out, one->queries[i].canonical, 0);
-	ddctl_queryset_unref(one);
-	return r;
-}
-
-DDCTL_EXPORT int ddctl_queryset_new_for_loaded(struct ddctl_queryset *set,
-					       struct ddctl_queryset **out)
-{
-	struct for_loaded fl = { set, NULL };
-	int r = ddctl_queryset_new(set->ctx, &fl.out);
-
-	if (!r)
-		r = ddctl_module_foreach_loaded(set->ctx, append_for_module, &fl);
-	if (r < 0) {
-		ddctl_queryset_unref(fl.out);
-		return r;
-	}
-	*out = fl.out;
-	return 0;
-}
 
 /* Queries that name exactly one module, as "options M dyndbg=..." lines. */
 static int modprobe_text(struct ddctl_queryset *set, struct strbuf *sb)
@@ -134,7 +53,7 @@ static int modprobe_text(struct ddctl_queryset *set, struct strbuf *sb)
 			if (!p->spec[DD_SPEC_MODULE] || p->negated[DD_SPEC_MODULE] ||
 			    strcmp(p->spec[DD_SPEC_MODULE], m))
 				continue;
-			r = canonical_with_module(p, NULL, &text);
+			r = query_canonical_with_module(p, NULL, &text);
 			if (!r && strchr(text, '"'))
 				err(set->ctx, "\"%s\" has a '\"': not persisted\n",
 				    p->canonical);
@@ -150,7 +69,7 @@ static int modprobe_text(struct ddctl_queryset *set, struct strbuf *sb)
 
 static const char *modprobe_path(struct ddctl_ctx *ctx, char **buf)
 {
-	if (asprintf(buf, "%s%s", ctx_config_root(ctx), DDCTL_MODPROBE_FILE) < 0)
+	if (asprintf(buf, "%s%s", ctx_get_config_root(ctx), DDCTL_MODPROBE_FILE) < 0)
 		*buf = NULL;
 	return *buf;
 }
@@ -221,7 +140,7 @@ DDCTL_EXPORT int ddctl_module_foreach_persistent(
 		"/etc/modprobe.d", "/run/modprobe.d", "/usr/local/lib/modprobe.d",
 		"/lib/modprobe.d", "/usr/lib/modprobe.d",
 	};
-	const char *root = ctx_config_root(ctx);
+	const char *root = ctx_get_config_root(ctx);
 	char *paths[ARRAY_SIZE(dirs) + 1] = { 0 };
 	struct kmod_config_iter *it;
 	struct kmod_ctx *kmod;

@@ -22,8 +22,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
+#include "core/paths.h"
+#include "model/address.h"
+#include "model/plan.h"
+#include "model/queryset.h"
+#include "model/table.h"
+#include "util/strbuf.h"
 #include "util/read-file.h"
+#include "model/limits.h"
 
 #define SESSION_DIR "/sessions"
 #define SESSION_SUFFIX ".session"
@@ -44,21 +51,6 @@ struct ddctl_session {
 	char *command;
 	char *path;
 };
-
-/* The sites of @from that @keep selects, in a derived table. */
-static int table_subset(struct ddctl_table *from, const bool *keep,
-			struct ddctl_table **out)
-{
-	size_t s, n = 0;
-	int r = table_derive(from, out);
-
-	for (s = 0; !r && s < from->count; s++)
-		if (keep[s])
-			(*out)->sites[n++] = from->sites[s];
-	if (!r)
-		(*out)->count = n;
-	return r;
-}
 
 static int set_text(struct ddctl_queryset *set, char **text)
 {
@@ -371,12 +363,12 @@ DDCTL_EXPORT int ddctl_session_get_restore(struct ddctl_session *s,
 	if (!r)
 		r = ddctl_table_new_with_flags(now, 0, &want);
 	for (i = 0; !r && i < now->count; i++) {
-		want->sites[i].flags = now->sites[i].flags;
+		table_set_site_flags(want, i, now->sites[i].flags);
 		if (!pr->selected[i] || now->sites[i].flags == pr->final[i])
 			continue;
 		/* as the session left it: put back; else another writer's */
 		if (now->sites[i].flags == pd->final[i])
-			want->sites[i].flags = pr->final[i];
+			table_set_site_flags(want, i, pr->final[i]);
 		else
 			n++;
 	}

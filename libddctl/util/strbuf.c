@@ -88,6 +88,13 @@ int strbuf_add_word(struct strbuf *sb, const char *word)
 	return -EINVAL;
 }
 
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
 void strbuf_release(struct strbuf *sb)
 {
 	free(sb->buf);

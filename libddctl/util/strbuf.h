@@ -18,6 +18,8 @@ int strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 int strbuf_addch(struct strbuf *sb, char c);
 /* @word quoted when the kernel's tokenizer needs it */
 int strbuf_add_word(struct strbuf *sb, const char *word);
+/* empty again, the buffer kept */
+void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 /* the buffer (NUL-terminated; NULL when empty), @sb reset */
 char *strbuf_steal(struct strbuf *sb);

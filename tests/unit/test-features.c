@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "libddctl-private.h"
+#include "kernel/features.h"
 #include "testlib.h"
 
 static char dir[] = "/tmp/ddctl-features-XXXXXX";

@@ -9,7 +9,9 @@
 #include <errno.h>
 
 #include "testlib.h"
-#include "libddctl-private.h"
+#include "model/index.h"
+#include "model/queryset.h"
+#include "model/table.h"
 
 static struct ddctl_table *debian_table(struct ddctl_ctx *ctx)
 {

@@ -12,7 +12,11 @@
 #include <linux/netlink.h>
 
 #include "testlib.h"
-#include "libddctl-private.h"
+#include "kernel/dyndbg.h"
+#include "kernel/monitor.h"
+#include "kernel/netlink.h"
+#include "util/strbuf.h"
+#include "util/util.h"
 
 static struct nlmsghdr *msg(char *buf, uint8_t cmd)
 {
@@ -40,7 +44,7 @@ static void test_exec_reply(void **state)
 	char buf[4096];
 	struct nlmsghdr *nlh = msg(buf, DYNDBG_CMD_EXEC);
 	unsigned int matched[3] = { 0 }, changed[3] = { 0 };
-	struct nl_exec_result res = { .nqueries = 2, .matched = matched, .changed = changed };
+	struct backend_result res = { .nqueries = 2, .matched = matched, .changed = changed };
 
 	put_result(nlh, 1, 10, 4);
 	put_result(nlh, 2, 10, 10);
@@ -416,7 +420,7 @@ static void test_exec_reply_repeated_index(void **state)
 	char buf[4096];
 	struct nlmsghdr *nlh = msg(buf, DYNDBG_CMD_EXEC);
 	unsigned int matched[2] = { 0 }, changed[2] = { 0 };
-	struct nl_exec_result res = { .nqueries = 2, .matched = matched, .changed = changed };
+	struct backend_result res = { .nqueries = 2, .matched = matched, .changed = changed };
 
 	put_result(nlh, 1, 10, 4);
 	put_result(nlh, 1, 99, 99);

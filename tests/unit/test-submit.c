@@ -11,7 +11,7 @@
 
 #include <libkmod.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
 #include "testlib.h"
 
 struct sub {
@@ -309,8 +309,8 @@ static void test_alias_leaves_callers_set(void **state)
 	assert_non_null(f);
 	fputs("alias nic0 virtio_net\n", f);
 	fclose(f);
-	s->ctx->kmod = kmod_new(dir, configs);
-	assert_non_null(s->ctx->kmod);
+	ctx_set_kmod(s->ctx, kmod_new(dir, configs));
+	assert_non_null(ctx_get_kmod(s->ctx));
 	set = test_parse(s->ctx, "module nic0 +p");
 	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), 0);
 	ddctl_txn_set_table(txn, s->table);

@@ -11,7 +11,7 @@
 #include <linux/netlink.h>
 
 #include "testlib.h"
-#include "libddctl-private.h"
+#include "kernel/uevent.h"
 
 #define UEVENT(s) s, sizeof(s) - 1
 
