@@ -7,8 +7,7 @@
  * state the session's sites have while it runs and the exact script that
  * puts them back. The record is written (fsync'd, renamed into place)
  * before anything changes, so a session killed with SIGKILL is found and
- * undone later. Also the boot snapshot /run/ddctl/boot.conf. The directory
- * is $DDCTL_RUN_DIR when set (tests).
+ * undone later. The directory is $DDCTL_RUN_DIR when set (tests).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,12 +28,12 @@
 #include "model/queryset.h"
 #include "model/table.h"
 #include "util/strbuf.h"
+#include "util/mkdir.h"
 #include "util/read-file.h"
 #include "model/limits.h"
 
-#define SESSION_DIR "/sessions"
+#define SESSION_DIR RUN_SESSIONS
 #define SESSION_SUFFIX ".session"
-#define BOOT_STATE "/boot.conf"
 #define RECORD_HEADER \
 	"# ddctl session record: run 'ddctl sessions --restore' to undo a\n" \
 	"# session that could not. [restore] is a query script ('ddctl -f').\n"
@@ -243,24 +242,6 @@ DDCTL_EXPORT bool ddctl_session_is_running(const struct ddctl_session *s)
 		return false;
 	/* the same process, not a later one with the same pid */
 	return proc_starttime(s->pid, &t) == 0 && t == s->starttime;
-}
-
-/* mkdir -p @root@dir, where @dir is absolute. */
-static int mkdir_p(const char *root, const char *dir)
-{
-	char path[PATH_MAX], *p;
-
-	if (snprintf(path, sizeof(path), "%s%s", root, dir) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	for (p = strchr(path + 1, '/');; p = strchr(p + 1, '/')) {
-		if (p)
-			*p = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		if (!p)
-			return 0;
-		*p = '/';
-	}
 }
 
 /* @text as @path, all or nothing; @excl: -EEXIST instead of replacing. */
@@ -497,35 +478,4 @@ DDCTL_EXPORT int ddctl_session_foreach(struct ddctl_ctx *ctx,
 		free(names[i]);
 	free(names);
 	return r;
-}
-
-/* ---- the boot snapshot ---------------------------------------------- */
-
-DDCTL_EXPORT int ddctl_boot_state_save(struct ddctl_table *table)
-{
-	const char *root = run_dir();
-	char path[PATH_MAX], *text = NULL;
-	int r;
-
-	if (snprintf(path, sizeof(path), "%s%s", root, BOOT_STATE) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	if (access(path, F_OK) == 0)
-		return -EEXIST;
-	r = ddctl_table_save(table, &text);
-	if (!r)
-		r = mkdir_p(root, "");
-	if (!r)
-		r = write_atomic(table->ctx, path, text, true);
-	free(text);
-	return r;
-}
-
-DDCTL_EXPORT int ddctl_boot_state_load(struct ddctl_ctx *ctx, char **text)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s%s", run_dir(), BOOT_STATE) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
-	return read_text(path, text);
 }
