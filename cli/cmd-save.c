@@ -82,7 +82,7 @@ int cmd_save(struct cli *cli, int argc, char **argv)
 	st = cli_read_table(cli, &table);
 	if (st)
 		return st;
-	r = ddctl_table_save(table, &text);
+	r = ddctl_table_format_script(table, &text);
 	ddctl_table_unref(table);
 	if (r < 0) {
 		cli_error(cli, "cannot save the state: %s\n", strerror(-r));

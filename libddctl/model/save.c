@@ -20,7 +20,7 @@
 	"# default (=_). Restoring it brings a system to exactly this\n"   \
 	"# state: callsites not named here are switched off.\n"
 
-DDCTL_EXPORT int ddctl_table_save(struct ddctl_table *table, char **text)
+DDCTL_EXPORT int ddctl_table_format_script(struct ddctl_table *table, char **text)
 {
 	struct ddctl_table *zero = NULL;
 	struct ddctl_queryset *set = NULL;

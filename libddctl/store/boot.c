@@ -25,7 +25,7 @@ DDCTL_EXPORT int ddctl_boot_state_save(struct ddctl_table *table)
 		return r;
 	if (access(path, F_OK) == 0)
 		return -EEXIST;
-	r = ddctl_table_save(table, &text);
+	r = ddctl_table_format_script(table, &text);
 	if (!r)
 		r = mkdir_p(run_dir(), "");
 	if (!r)
@@ -43,4 +43,15 @@ DDCTL_EXPORT int ddctl_boot_state_load(struct ddctl_ctx *ctx, char **text)
 	if (r < 0)
 		return r;
 	return read_full_file(path, READ_FILE_NOFOLLOW | READ_FILE_TEXT, text, NULL);
+}
+
+DDCTL_EXPORT int ddctl_boot_state_get_path(char **path)
+{
+	char buf[PATH_MAX];
+	int r = run_path(RUN_BOOT_STATE, buf, sizeof(buf));
+
+	if (r < 0)
+		return r;
+	*path = strdup(buf);
+	return *path ? 0 : -ENOMEM;
 }

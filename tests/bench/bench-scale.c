@@ -185,7 +185,7 @@ static char *saved_state(struct ddctl_ctx *ctx, struct ddctl_table *t)
 	}
 	set = parse(ctx, q);
 	if (ddctl_plan_new(set, t, &plan) < 0 || ddctl_table_new_from_plan(plan, &state) < 0 ||
-	    ddctl_table_save(state, &text) < 0)
+	    ddctl_table_format_script(state, &text) < 0)
 		die("save");
 	ddctl_table_unref(state);
 	ddctl_plan_unref(plan);

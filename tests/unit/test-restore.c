@@ -104,7 +104,7 @@ static void test_debian_restore_writes(void **state)
 
 	assert_int_equal(ddctl_plan_new(set, t, &plan), 0);
 	assert_int_equal(ddctl_table_new_from_plan(plan, &after), 0);
-	assert_int_equal(ddctl_table_save(after, &text), 0);
+	assert_int_equal(ddctl_table_format_script(after, &text), 0);
 	script = test_parse(ctx, text);
 	assert_int_equal(ddctl_queryset_new_from_script(ctx, t, script, &undo), 0);
 	assert_int_equal(ddctl_plan_new(undo, t, &check), 0);

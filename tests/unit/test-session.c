@@ -264,14 +264,23 @@ static void test_boot_state(void **state)
 {
 	struct ddctl_ctx *ctx = test_ctx();
 	struct ddctl_table *t, *e;
-	char *text = NULL;
+	char *text = NULL, *path = NULL, want[160];
+	FILE *f;
 
+	assert_int_equal(ddctl_boot_state_get_path(&path), 0);
+	snprintf(want, sizeof(want), "%s/run/ddctl/boot.conf", root);
+	assert_string_equal(path, want);
 	assert_int_equal(ddctl_boot_state_load(ctx, &text), -ENOENT);
 	t = test_table(ctx, "hand-escapes.txt");
 	assert_int_equal(ddctl_boot_state_save(t), 0);
 	assert_int_equal(ddctl_boot_state_load(ctx, &text), 0);
 	assert_non_null(strstr(text, "\nmodule dynamic_debug =p\n"));
 	free(text);
+	/* the snapshot is the file the path names */
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fclose(f);
+	free(path);
 	/* kept: a second save does not replace it */
 	e = test_table(ctx, "control-6.12-stock-enabled.txt");
 	assert_int_equal(ddctl_boot_state_save(e), -EEXIST);
