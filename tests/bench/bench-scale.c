@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * Benchmark: libddctl at distribution scale (issue 12, item 13). On Debian
+ * Benchmark: libddctl at distribution scale. On Debian
  * 12's real 30,392-site control file (tests/fixtures/debian-6.1-control.txt.xz)
  * and on generated 10^5 (and, with --huge, 10^6) site tables: single
  * queries, a 10^4-query set, restoring a save, negation expansion and the

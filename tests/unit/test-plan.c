@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
-/* The predictor: the kernel's matching semantics and net effects. */
+/*
+ * The predictor (model/plan.c): the kernel's matching semantics and net
+ * effects.
+ */
 #include <errno.h>
 
 #include "testlib.h"
@@ -195,5 +198,5 @@ int main(void)
 		cmocka_unit_test(test_real_fixture),
 	};
 
-	return cmocka_run_group_tests_name("predictor", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

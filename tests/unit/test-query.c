@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * The query language: every grammar case of Linux 6.12's
- * lib/dynamic_debug.c, accepted and rejected, plus negation.
+ * The query language (model/query.c, model/queryset.c): every grammar
+ * case of Linux 6.12's lib/dynamic_debug.c, accepted and rejected, plus
+ * negation.
  */
 #include <errno.h>
 
@@ -244,5 +245,5 @@ int main(void)
 		cmocka_unit_test(test_negated_flag),
 	};
 
-	return cmocka_run_group_tests_name("parser", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("query", tests, NULL, NULL);
 }

@@ -87,7 +87,7 @@ static void test_with_flags(void **state)
 }
 
 /*
- * Debian 12's table (issue 12 item 13): restoring a save made after
+ * Debian 12's table (distribution scale): restoring a save made after
  * "!format error +p" (29,396 sites on) onto the boot state is exact, and
  * in few writes: the set is sent at once, so it may name sites already
  * right and use module wildcards and short spellings.

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
-/* The control-file reader, on hand-written and real-kernel fixtures. */
+/*
+ * A table of callsites (model/table.c): the control file's text parsed,
+ * on hand-written and real-kernel fixtures.
+ */
 #include <errno.h>
 
 #include "testlib.h"
@@ -312,5 +315,5 @@ int main(void)
 		cmocka_unit_test(test_real_enabled),
 	};
 
-	return cmocka_run_group_tests_name("reader", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("table", tests, NULL, NULL);
 }

@@ -1,42 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
-/* Modules loaded later: uevent parsing, per-module sets, modprobe options. */
+/*
+ * A set restricted to one module (model/module-set.c): which queries apply
+ * to a module loaded later, and what they predict.
+ */
 #include <errno.h>
 #include <unistd.h>
 
 #include "testlib.h"
 
 #define UEVENT(s) s, sizeof(s) - 1
-
-static void test_uevent(void **state)
-{
-	char m[64];
-
-	assert_int_equal(ddctl_uevent_get_module(UEVENT(
-		"add@/module/virtio_net\0ACTION=add\0DEVPATH=/module/virtio_net\0"
-		"SUBSYSTEM=module\0SEQNUM=1234\0"), m, sizeof(m)), 1);
-	assert_string_equal(m, "virtio_net");
-	/* no trailing NUL: the last string ends with the buffer */
-	assert_int_equal(ddctl_uevent_get_module(UEVENT(
-		"add@/module/ab\0SUBSYSTEM=module\0ACTION=add\0DEVPATH=/module/ab"),
-		m, sizeof(m)), 1);
-	assert_string_equal(m, "ab");
-	assert_int_equal(ddctl_uevent_get_module(UEVENT(
-		"remove@/module/virtio_net\0ACTION=remove\0DEVPATH=/module/virtio_net\0"
-		"SUBSYSTEM=module\0"), m, sizeof(m)), 0);
-	assert_int_equal(ddctl_uevent_get_module(UEVENT(
-		"add@/devices/virtual/net/lo\0ACTION=add\0DEVPATH=/devices/virtual/net/lo\0"
-		"SUBSYSTEM=net\0"), m, sizeof(m)), 0);
-	assert_int_equal(ddctl_uevent_get_module(UEVENT(
-		"add@/module/x/holders\0ACTION=add\0DEVPATH=/module/x/holders\0"
-		"SUBSYSTEM=module\0"), m, sizeof(m)), 0);
-	assert_int_equal(ddctl_uevent_get_module(UEVENT("ACTION=add\0SUBSYSTEM=module\0"),
-						 m, sizeof(m)), 0);
-	assert_int_equal(ddctl_uevent_get_module(UEVENT(
-		"ACTION=add\0DEVPATH=/module/a_rather_long_name\0SUBSYSTEM=module\0"),
-		m, 8), -ENAMETOOLONG);
-	assert_int_equal(ddctl_uevent_get_module("", 0, m, sizeof(m)), 0);
-}
 
 static void test_for_module(void **state)
 {
@@ -98,39 +71,12 @@ static void test_for_module_predicts(void **state)
 	ddctl_unref(ctx);
 }
 
-static void test_modprobe(void **state)
-{
-	struct ddctl_ctx *ctx = test_ctx();
-	struct ddctl_queryset *set = test_parse(ctx,
-		"module virtio_net +p; module virtio* +t; func foo +p\n"
-		"module failover file failover.c =pf; !module a +p; module virtio_net func virtnet_probe +l");
-	char path[] = "/tmp/ddctl-modprobe-XXXXXX", text[1024] = "";
-	FILE *f;
-	int fd = mkstemp(path);
-
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(ddctl_config_write_modprobe(set, path), 0);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
-	fclose(f);
-	unlink(path);
-	assert_non_null(strstr(text, "\noptions virtio_net dyndbg=\"+p; func virtnet_probe +l\"\n"
-				     "options failover dyndbg=\"file failover.c =pf\"\n"));
-	assert_null(strstr(text, "virtio*"));
-	ddctl_queryset_unref(set);
-	ddctl_unref(ctx);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_uevent),
 		cmocka_unit_test(test_for_module),
 		cmocka_unit_test(test_for_module_predicts),
-		cmocka_unit_test(test_modprobe),
 	};
 
-	return cmocka_run_group_tests_name("modconfig", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("module-set", tests, NULL, NULL);
 }
