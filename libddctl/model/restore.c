@@ -101,7 +101,7 @@ DDCTL_EXPORT int ddctl_queryset_new_restore(struct ddctl_ctx *ctx,
 	return restore_set(ctx, now, want, false, out);
 }
 
-/* A set sent at once: compact (save.c). */
+/* A set sent at once: compact (model/save.c). */
 int restore_set_now(struct ddctl_ctx *ctx, struct ddctl_table *now,
 		    struct ddctl_table *want, struct ddctl_queryset **out)
 {
