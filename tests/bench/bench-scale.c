@@ -55,7 +55,7 @@ static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "r");
 	char *buf;
-	long n;
+	long n = 0;
 
 	if (!f || fseek(f, 0, SEEK_END) < 0 || (n = ftell(f)) < 0)
 		die("cannot read the table");
