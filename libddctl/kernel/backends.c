@@ -32,8 +32,17 @@ static bool use_netlink(struct ddctl_ctx *ctx)
 	return backend == DDCTL_BACKEND_NETLINK || dyndbg_present(ctx);
 }
 
+static const struct backend_ops *write_override;
+
+void backend_override_for_write(const struct backend_ops *ops)
+{
+	write_override = ops;
+}
+
 const struct backend_ops *backend_for_write(struct ddctl_ctx *ctx)
 {
+	if (write_override)
+		return write_override;
 	return use_netlink(ctx) ? &dyndbg_backend : &control_backend;
 }
 

@@ -12,4 +12,7 @@ const struct backend_ops *backend_for_read(struct ddctl_ctx *ctx);
 /* The backend that applies sets: netlink when asked for or (AUTO) present. */
 const struct backend_ops *backend_for_write(struct ddctl_ctx *ctx);
 
+/* Tests: the backend every context then applies sets with (NULL: the usual choice). */
+void backend_override_for_write(const struct backend_ops *ops);
+
 #endif

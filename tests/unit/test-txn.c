@@ -5,7 +5,10 @@
  * (ddctl_set_write_capture()) receives what would be written to the
  * control file; the bytes written, the number of write(2) calls and the
  * progress reports of a split set are checked. A regular file as the
- * control file is never written; the caller's set is never changed.
+ * control file is never written; the caller's set is never changed. The
+ * same loop on a transactional backend (as netlink is), faked: per-query
+ * counts put in place across execs, a later refusal restored, a refused
+ * first exec not, a dry run without privilege left to the prediction.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -13,6 +16,7 @@
 #include <libkmod.h>
 
 #include "core/ctx.h"
+#include "kernel/backends.h"
 #include "testlib.h"
 
 struct sub {
@@ -408,6 +412,168 @@ static void test_one_write_is_silent(void **state)
 	assert_int_equal(seen.calls, 0);
 }
 
+/* ---- the loop on a transactional backend (a fake, as netlink is) ---- */
+
+struct fake {
+	unsigned int execs, refuse; /* refuse exec number @refuse (0: none) */
+	int refusal;
+	char sent[4096];
+	char log[4096];
+};
+
+static struct fake fake;
+
+static int fake_read(struct ddctl_ctx *ctx, char **text)
+{
+	(void)ctx;
+	*text = NULL;
+	return -ENOTSUP;
+}
+
+static int fake_open(struct backend *b)
+{
+	b->reaches_kernel = true;
+	return 0;
+}
+
+/* Each query's "matched" is its length: where the counts land shows. */
+static int fake_exec(struct backend *b, const char *text, size_t len, bool dry,
+		     struct backend_result *res, char **errmsg)
+{
+	const char *p = text, *end = text + len, *nl;
+	size_t k = 0;
+
+	(void)b;
+	(void)dry;
+	if (++fake.execs == fake.refuse) {
+		*errmsg = strdup("fake says no");
+		return fake.refusal;
+	}
+	assert_true(len <= 64);
+	assert_int_equal(text[len - 1], '\n');
+	strncat(fake.sent, text, len);
+	for (; p < end; p = nl + 1, k++) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (res->matched && k < res->nqueries) {
+			res->matched[k] = (unsigned int)(nl - p);
+			res->changed[k] = 0;
+			res->reported++;
+		}
+	}
+	return 0;
+}
+
+static void fake_close(struct backend *b)
+{
+	(void)b;
+}
+
+static const struct backend_ops fake_backend = {
+	.name = "fake",
+	.max_len = 64,
+	.transactional = true,
+	.exec_name = "transaction",
+	.split_note = "sent as %u fake transactions\n",
+	.read = fake_read,
+	.open = fake_open,
+	.exec = fake_exec,
+	.close = fake_close,
+};
+
+static void fake_log(void *data, int priority, const char *file, int line,
+		     const char *fn, const char *format, va_list args)
+{
+	size_t n = strlen(fake.log);
+
+	(void)data;
+	(void)priority;
+	(void)file;
+	(void)line;
+	(void)fn;
+	vsnprintf(fake.log + n, sizeof(fake.log) - n, format, args);
+}
+
+#define FAKE_SET "module virtio +p; module virtio_net +f; module main +p; " \
+	"module foo +p; module dynamic_debug +pm; module test_dynamic_debug +t"
+
+/* Commit FAKE_SET over the fake backend, which refuses exec @refuse with @refusal. */
+static struct ddctl_txn *fake_commit(struct sub *s, unsigned int flags,
+				     unsigned int refuse, int refusal, int expect)
+{
+	struct ddctl_queryset *set = test_parse(s->ctx, FAKE_SET);
+	struct ddctl_txn *txn = NULL;
+
+	memset(&fake, 0, sizeof(fake));
+	fake.refuse = refuse;
+	fake.refusal = refusal;
+	ddctl_set_log_fn(s->ctx, fake_log, NULL);
+	ddctl_set_log_priority(s->ctx, LOG_INFO);
+	backend_override_for_write(&fake_backend);
+	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), 0);
+	ddctl_txn_set_table(txn, s->table);
+	ddctl_txn_set_flags(txn, flags);
+	assert_int_equal(ddctl_txn_commit(txn), expect);
+	backend_override_for_write(NULL);
+	ddctl_queryset_unref(set);
+	return txn;
+}
+
+static void test_transactional_split_counts(void **state)
+{
+	struct sub *s = *state;
+	/* the counts are the lengths, not the prediction: -EPROTO */
+	struct ddctl_txn *txn = fake_commit(s, DDCTL_TXN_NO_VERIFY, 0, 0, -EPROTO);
+	struct ddctl_queryset *set = test_parse(s->ctx, FAKE_SET);
+	unsigned int matched = 0, changed = 1;
+	size_t i;
+
+	assert_string_equal(fake.sent, ddctl_txn_get_sent(txn));
+	assert_true(fake.execs >= 2);
+	assert_int_equal(ddctl_txn_get_write_count(txn), fake.execs);
+	assert_non_null(strstr(fake.log, "fake transactions"));
+	for (i = 0; i < ddctl_queryset_get_count(set); i++) {
+		const char *q = ddctl_query_get_canonical(ddctl_queryset_get_query(set, i));
+
+		assert_int_equal(ddctl_txn_get_kernel_counts(txn, i, &matched, &changed), 0);
+		assert_int_equal(matched, strlen(q));
+		assert_int_equal(changed, 0);
+	}
+	assert_int_equal(ddctl_txn_get_kernel_counts(txn, i, NULL, NULL), -ENODATA);
+	ddctl_queryset_unref(set);
+	ddctl_txn_unref(txn);
+}
+
+static void test_transactional_later_refusal_restored(void **state)
+{
+	struct ddctl_txn *txn = fake_commit(*state, 0, 2, -EINVAL, -EINVAL);
+
+	assert_int_equal(ddctl_txn_get_write_count(txn), 1);
+	assert_non_null(strstr(fake.log, "the kernel refused the set: fake says no"));
+	assert_non_null(strstr(fake.log, "transaction 2 of "));
+	assert_non_null(strstr(fake.log, "restored"));
+	ddctl_txn_unref(txn);
+}
+
+static void test_transactional_first_refusal_not_restored(void **state)
+{
+	struct ddctl_txn *txn = fake_commit(*state, 0, 1, -EINVAL, -EINVAL);
+
+	assert_int_equal(ddctl_txn_get_write_count(txn), 0);
+	assert_non_null(strstr(fake.log, "the kernel refused the set: fake says no"));
+	assert_null(strstr(fake.log, "restored"));
+	ddctl_txn_unref(txn);
+}
+
+static void test_transactional_dry_run_unprivileged(void **state)
+{
+	struct ddctl_txn *txn = fake_commit(*state, DDCTL_TXN_CHECK, 1, -EPERM, 0);
+
+	assert_int_equal(ddctl_txn_get_write_count(txn), 0);
+	assert_non_null(strstr(fake.log, "prediction only"));
+	assert_null(strstr(fake.log, "restored"));
+	ddctl_txn_unref(txn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +591,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alias_leaves_callers_set, setup, teardown),
 		cmocka_unit_test(test_split_reports_each_write),
 		cmocka_unit_test(test_one_write_is_silent),
+		cmocka_unit_test_setup_teardown(test_transactional_split_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transactional_later_refusal_restored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transactional_first_refusal_not_restored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transactional_dry_run_unprivileged, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("txn", tests, NULL, NULL);
