@@ -20,6 +20,7 @@
 #include "kernel/dyndbg.h"
 #include "kernel/netlink.h"
 #include "util/strbuf.h"
+#include "util/util.h"
 
 static int nl_probe(struct ddctl_ctx *ctx)
 {
@@ -262,14 +263,11 @@ static int dyndbg_open(struct backend *b)
 static int dyndbg_exec(struct backend *b, const char *text, size_t len,
 		       bool dry_run, struct backend_result *res, char **errmsg)
 {
-	char *queries = strndup(text, len);
-	int r;
+	_cleanup_free_ char *queries = strndup(text, len);
 
 	if (!queries)
 		return -ENOMEM;
-	r = nl_exec(b->ctx, queries, dry_run, res, errmsg);
-	free(queries);
-	return r;
+	return nl_exec(b->ctx, queries, dry_run, res, errmsg);
 }
 
 static void dyndbg_close(struct backend *b)

@@ -15,10 +15,12 @@
 #include "model/table.h"
 #include "util/mkdir.h"
 #include "util/read-file.h"
+#include "util/util.h"
 
 DDCTL_EXPORT int ddctl_boot_state_save(struct ddctl_table *table)
 {
-	char path[PATH_MAX], *text = NULL;
+	_cleanup_free_ char *text = NULL;
+	char path[PATH_MAX];
 	int r = run_path(RUN_BOOT_STATE, path, sizeof(path));
 
 	if (r < 0)
@@ -30,7 +32,6 @@ DDCTL_EXPORT int ddctl_boot_state_save(struct ddctl_table *table)
 		r = mkdir_p(run_dir(), "");
 	if (!r)
 		r = ddctl_file_write(table->ctx, path, text, strlen(text), DDCTL_FILE_EXCL);
-	free(text);
 	return r;
 }
 
