@@ -33,7 +33,6 @@ static int nl_probe(struct ddctl_ctx *ctx)
 	return r;
 }
 
-
 bool dyndbg_present(struct ddctl_ctx *ctx)
 {
 	if (!ctx_get_nl_probed(ctx)) {
@@ -238,7 +237,6 @@ int nl_dump(struct ddctl_ctx *ctx, const char *filter, char **text)
 	*text = strbuf_steal(&sb);
 	return *text ? 0 : -ENOMEM;
 }
-
 
 static int dyndbg_read(struct ddctl_ctx *ctx, char **text)
 {

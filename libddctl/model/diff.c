@@ -87,4 +87,3 @@ int table_diff(const struct ddctl_table *want, const unsigned int *wflags,
 	free(ni);
 	return 0;
 }
-
