@@ -107,7 +107,7 @@ int cmd_save(struct cli *cli, const struct cli_opts *opts, int argc,
 	st = cli_read_table(cli, &table);
 	if (st)
 		return st;
-	r = ddctl_table_save(table, &text);
+	r = ddctl_table_format_script(table, &text);
 	ddctl_table_unref(table);
 	if (r < 0) {
 		cli_error(cli, "cannot save the state: %s\n", strerror(-r));

@@ -8,6 +8,21 @@
  * The library never prints: it calls the log function (see
  * ddctl_set_log_fn()). Strings returned by getters are owned by the object
  * they come from and live as long as it does.
+ *
+ * Names and lifetimes, one rule per kind of object:
+ *  - Values that other objects keep a reference to (the context, tables,
+ *    query sets, plans, transactions) are reference-counted:
+ *    ddctl_<object>_ref() and ddctl_<object>_unref() (the context:
+ *    ddctl_ref(), ddctl_unref()); unref returns NULL once freed.
+ *  - Handles with one owner, most holding a file descriptor or socket
+ *    (monitor, kmsg reader, kmsg index, session, uevent listener), are
+ *    freed with ddctl_<object>_free().
+ *  - Constructors: ddctl_<object>_new(), or ddctl_<object>_new_from_<what>()
+ *    / _new_for_<what>() / _new_with_<what>() when they build from
+ *    something; the context is ddctl_new(); ddctl_table_read() makes the
+ *    table of the running kernel. Every unref and free accepts NULL.
+ *  - Verbs say what happens: _format_ returns text (malloc'd), _save and
+ *    _write write a file, _load and _read read one, _parse parses text.
  */
 #ifndef DDCTL_DDCTL_H
 #define DDCTL_DDCTL_H
@@ -519,7 +534,7 @@ int ddctl_table_new_with_flags(struct ddctl_table *from, unsigned int flags,
 /* ------------------------------------------------------------------ */
 
 /**
- * ddctl_table_save() - the state of @table as a query script
+ * ddctl_table_format_script() - the state of @table as a query script (text)
  * @table: the state to save
  * @text: out: a newly allocated script; free() it
  *
@@ -532,13 +547,13 @@ int ddctl_table_new_with_flags(struct ddctl_table *from, unsigned int flags,
  * Return: 0, -ENOMEM, or -ENOTRECOVERABLE when a changed site cannot be
  * named by a query (the log says which).
  */
-int ddctl_table_save(struct ddctl_table *table, char **text);
+int ddctl_table_format_script(struct ddctl_table *table, char **text);
 
 /**
  * ddctl_table_new_from_script() - the state a script gives on @table's
  * sites when they start from the default (every flag off)
  * @table: the sites
- * @script: a parsed query script, e.g. one ddctl_table_save() wrote
+ * @script: a parsed query script, e.g. one ddctl_table_format_script() wrote
  * @out: out: a table like @table with the predicted flags
  *
  * Return: 0, -EINVAL for a match-only set, -ENOMEM.
@@ -1230,7 +1245,7 @@ bool ddctl_session_is_running(const struct ddctl_session *session);
  * @table: the state the kernel booted with (before ddctl.d is applied)
  *
  * Writes /run/ddctl/boot.conf (below DDCTL_RUN_DIR when set), as
- * ddctl_table_save() gives it, atomically, unless it exists.
+ * ddctl_table_format_script() gives it, atomically, unless it exists.
  *
  * Return: 0, -EEXIST when a snapshot exists (it is kept), or a negative
  * errno.
@@ -1245,6 +1260,15 @@ int ddctl_boot_state_save(struct ddctl_table *table);
  * Return: 0, -ENOENT without a snapshot, or a negative errno.
  */
 int ddctl_boot_state_load(struct ddctl_ctx *ctx, char **text);
+
+/**
+ * ddctl_boot_state_get_path() - where the boot snapshot is kept
+ * @path: out: /run/ddctl/boot.conf, or below DDCTL_RUN_DIR when set; a
+ *        newly allocated string, free() it
+ *
+ * Return: 0, -ENAMETOOLONG, or -ENOMEM.
+ */
+int ddctl_boot_state_get_path(char **path);
 
 /* ------------------------------------------------------------------ */
 /* Module names (libkmod)                                             */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * Benchmark: libddctl at distribution scale (issue 12, item 13). On Debian
+ * Benchmark: libddctl at distribution scale. On Debian
  * 12's real 30,392-site control file (tests/fixtures/debian-6.1-control.txt.xz)
  * and on generated 10^5 (and, with --huge, 10^6) site tables: single
  * queries, a 10^4-query set, restoring a save, negation expansion and the
@@ -55,7 +55,7 @@ static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "r");
 	char *buf;
-	long n;
+	long n = 0;
 
 	if (!f || fseek(f, 0, SEEK_END) < 0 || (n = ftell(f)) < 0)
 		die("cannot read the table");
@@ -185,7 +185,7 @@ static char *saved_state(struct ddctl_ctx *ctx, struct ddctl_table *t)
 	}
 	set = parse(ctx, q);
 	if (ddctl_plan_new(set, t, &plan) < 0 || ddctl_table_new_from_plan(plan, &state) < 0 ||
-	    ddctl_table_save(state, &text) < 0)
+	    ddctl_table_format_script(state, &text) < 0)
 		die("save");
 	ddctl_table_unref(state);
 	ddctl_plan_unref(plan);

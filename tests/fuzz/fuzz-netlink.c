@@ -13,7 +13,11 @@
 
 #include <libmnl/libmnl.h>
 
-#include "libddctl-private.h"
+#include "kernel/dyndbg.h"
+#include "kernel/monitor.h"
+#include "kernel/netlink.h"
+#include "util/strbuf.h"
+#include "util/util.h"
 
 #define NQ 8
 
@@ -32,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ddctl_ctx *ctx;
 	unsigned int matched[NQ], changed[NQ];
-	struct nl_exec_result res = { .nqueries = NQ, .matched = matched,
+	struct backend_result res = { .nqueries = NQ, .matched = matched,
 				      .changed = changed };
 	struct strbuf sb = { 0 };
 	struct nl_family fam = { 0 };

@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ddctl_queryset_unref(restore);
 	ddctl_queryset_unref(set);
 	want = state_of(ctx, table, text);
-	if (want && ddctl_table_save(want, &saved) == 0) {
+	if (want && ddctl_table_format_script(want, &saved) == 0) {
 		again = state_of(ctx, table, saved);
 		if (!again || ddctl_table_get_count(again) != ddctl_table_get_count(want))
 			abort();

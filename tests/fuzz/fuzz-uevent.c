@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <linux/netlink.h>
 
-#include "libddctl-private.h"
+#include "kernel/uevent.h"
 
 static const uint8_t *in;
 static size_t in_len;

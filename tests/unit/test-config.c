@@ -118,7 +118,7 @@ static void test_no_config(void **state)
 	ddctl_unref(ctx);
 }
 
-/* Files of queries: FILE:LINE errors, NUL bytes, comments only (issue 12 item 5). */
+/* Files of queries: FILE:LINE errors, NUL bytes, comments only. */
 static void test_parse_buffer(void **state)
 {
 	static const char nul[] = "module a +p\nmodule b +p\0module c +p\nmodule d +p\n";

@@ -99,7 +99,7 @@ static void test_compact(void **state)
 }
 
 /*
- * Debian 12's 30,392-site table (issue 12 item 13): the expansions for a
+ * Debian 12's 30,392-site table (distribution scale): the expansions for a
  * kernel without negation in few writes (site by site they took 8, 84 and
  * 52): module wildcards, whole modules, sites that would not change named
  * along, functions and files without their module. Exact all the same.

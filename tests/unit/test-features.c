@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
-/* The once-per-boot cache of the negation probe (issue 13 item 1). */
+/*
+ * The once-per-boot cache of the negation probe (kernel/features.c): the
+ * kernel logs a refused probe at most once per boot.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "libddctl-private.h"
+#include "kernel/features.h"
 #include "testlib.h"
 
 static char dir[] = "/tmp/ddctl-features-XXXXXX";

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * The table index (libddctl/index.c) changes the cost of a query, never its
+ * The table index (libddctl/model/index.c) changes the cost of a query, never its
  * result: on Debian 12's real table and the 6.12 captures, the sites every
  * query selects through the index are the sites ddctl_query_matches()
  * selects site by site.
@@ -9,7 +9,9 @@
 #include <errno.h>
 
 #include "testlib.h"
-#include "libddctl-private.h"
+#include "model/index.h"
+#include "model/queryset.h"
+#include "model/table.h"
 
 static struct ddctl_table *debian_table(struct ddctl_ctx *ctx)
 {

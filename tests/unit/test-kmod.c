@@ -7,7 +7,7 @@
 
 #include <libkmod.h>
 
-#include "libddctl-private.h"
+#include "core/ctx.h"
 #include "testlib.h"
 
 static char dir[] = "/tmp/ddctl-kmod-XXXXXX";
@@ -45,8 +45,8 @@ static void test_available(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	/* the context's libkmod looks at the fake directory */
-	ctx->kmod = kmod_new(dir, NULL);
-	assert_non_null(ctx->kmod);
+	ctx_set_kmod(ctx, kmod_new(dir, NULL));
+	assert_non_null(ctx_get_kmod(ctx));
 	assert_int_equal(ddctl_module_foreach_available(ctx, collect, names), -ENOENT);
 	write_index("modules.dep",
 		    "kernel/drivers/net/virtio_net.ko.xz: kernel/net/core/failover.ko\n"

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * The kernel log: /dev/kmsg records, the dynamic debug decoration,
- * attributing a line to its callsite, and the reader on stand-ins (a file,
- * a FIFO).
+ * The kernel log reader (kernel/kmsg.c) on stand-ins for /dev/kmsg: a
+ * file and a FIFO.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,168 +10,6 @@
 #include <unistd.h>
 
 #include "testlib.h"
-
-/* Parse @s from a heap copy of exactly its length plus the writable byte. */
-static int parse(const char *s, struct ddctl_kmsg_record *rec, char **keep)
-{
-	size_t len = strlen(s);
-	char *b = malloc(len + 1);
-
-	memcpy(b, s, len);
-	b[len] = 'X'; /* not a NUL: the parser must terminate the text */
-	*keep = b;
-	return ddctl_kmsg_record_parse(b, len, rec);
-}
-
-static void test_record(void **state)
-{
-	struct ddctl_kmsg_record r;
-	char *b;
-
-	assert_int_equal(parse("7,160,424069,-;main:do_one_initcall:init/main.c:1234: calling\n", &r, &b), 0);
-	assert_int_equal(r.level, 7);
-	assert_int_equal(r.facility, 0);
-	assert_int_equal(r.seq, 160);
-	assert_int_equal(r.usec, 424069);
-	assert_false(r.continuation);
-	assert_string_equal(r.text, "main:do_one_initcall:init/main.c:1234: calling");
-	assert_int_equal(r.len, strlen(r.text));
-	free(b);
-	/* CONFIG_PRINTK_CALLER, a dictionary, a user-space facility, no newline */
-	assert_int_equal(parse("14,2,3,c,caller=T1;dev msg\\x0a\n SUBSYSTEM=virtio\n DEVICE=+virtio:virtio0\n", &r, &b), 0);
-	assert_int_equal(r.level, 6);
-	assert_int_equal(r.facility, 1);
-	assert_true(r.continuation);
-	assert_string_equal(r.text, "dev msg\\x0a");
-	free(b);
-	assert_int_equal(parse("6,1,2,-;no newline", &r, &b), 0);
-	assert_string_equal(r.text, "no newline");
-	free(b);
-	/* an old kernel without the flags field */
-	assert_int_equal(parse("6,1,2;text\n", &r, &b), 0);
-	assert_string_equal(r.text, "text");
-	free(b);
-}
-
-static void test_record_bad(void **state)
-{
-	static const char *const bad[] = {
-		"", ";text\n", "7,1;x\n", "7,,2,-;x\n", "a,1,2,-;x\n", "7,1,2x,-;x\n",
-		"7,1,2,-\n", "7 ,1,2,-;x\n", "99999999999999999999999,1,2,-;x\n",
-		"7,1,99999999999999999999999,-;x\n",
-	};
-	struct ddctl_kmsg_record r;
-	char nul[] = "7,1,2,-;a\0b\nX";
-	size_t i;
-	char *b;
-
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(parse(bad[i], &r, &b), -EBADMSG);
-		free(b);
-	}
-	assert_int_equal(ddctl_kmsg_record_parse(nul, sizeof(nul) - 2, &r), -EBADMSG);
-}
-
-#define MFSL (DDCTL_FLAG_MODNAME | DDCTL_FLAG_FUNCNAME | DDCTL_FLAG_SOURCENAME | \
-	      DDCTL_FLAG_LINENO)
-
-static void test_prefix(void **state)
-{
-	struct ddctl_kmsg_prefix p;
-	const char *t = "test_dynamic_debug:do_prints:lib/test_dynamic_debug.c:52: plain";
-
-	assert_int_equal(ddctl_kmsg_prefix_parse(t, MFSL, &p), 0);
-	assert_int_equal(p.flags, MFSL);
-	assert_int_equal(p.tid, -1);
-	assert_string_equal(p.module, "test_dynamic_debug");
-	assert_string_equal(p.function, "do_prints");
-	assert_string_equal(p.file, "lib/test_dynamic_debug.c");
-	assert_int_equal(p.line, 52);
-	assert_string_equal(p.message, "plain");
-	/* the thread id, or <intr>, when t may be set; absent is fine too */
-	assert_int_equal(ddctl_kmsg_prefix_parse("[42] m:f:x.c:7: hi", MFSL | DDCTL_FLAG_TID, &p), 0);
-	assert_int_equal(p.tid, 42);
-	assert_int_equal(p.flags, MFSL | DDCTL_FLAG_TID);
-	assert_string_equal(p.message, "hi");
-	assert_int_equal(ddctl_kmsg_prefix_parse("<intr> m:f:x.c:7: hi", MFSL | DDCTL_FLAG_TID, &p), 0);
-	assert_int_equal(p.tid, 0);
-	assert_int_equal(ddctl_kmsg_prefix_parse("m:f:x.c:7: hi", MFSL | DDCTL_FLAG_TID, &p), 0);
-	assert_int_equal(p.tid, -1);
-	assert_string_equal(p.module, "m");
-	/* some fields only: m and l give "module:line: " */
-	assert_int_equal(ddctl_kmsg_prefix_parse("virtio:300: probe", DDCTL_FLAG_MODNAME | DDCTL_FLAG_LINENO, &p), 0);
-	assert_string_equal(p.module, "virtio");
-	assert_string_equal(p.function, "");
-	assert_int_equal(p.line, 300);
-	assert_string_equal(p.message, "probe");
-	/* no decoration: the whole text is the message */
-	assert_int_equal(ddctl_kmsg_prefix_parse("a: b", 0, &p), 0);
-	assert_string_equal(p.message, "a: b");
-	/* the message may itself hold colons */
-	assert_int_equal(ddctl_kmsg_prefix_parse("m:f:x.c:7: a:b:c:1: d", MFSL, &p), 0);
-	assert_string_equal(p.message, "a:b:c:1: d");
-}
-
-static void test_prefix_bad(void **state)
-{
-	static const char *const bad[] = {
-		"", "plain message", "m:f:x.c:7:hi", "m:f:x.c:7x: hi", "m:f:x.c:: hi",
-		"m f:g:x.c:7: hi", ":f:x.c:7: hi", "m:f:x.c", "m:f:x.c:99999999999: hi",
-		"[42]m:f:x.c:7: hi",
-	};
-	struct ddctl_kmsg_prefix p;
-	char longname[300];
-	size_t i;
-
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(ddctl_kmsg_prefix_parse(bad[i], MFSL | DDCTL_FLAG_TID, &p), -ENOMSG);
-	/* a field longer than the kernel's 128-byte prefix cannot be one */
-	memset(longname, 'a', sizeof(longname));
-	strcpy(longname + 200, ":f:x.c:7: hi");
-	assert_int_equal(ddctl_kmsg_prefix_parse(longname, MFSL, &p), -ENOMSG);
-}
-
-static void test_index(void **state)
-{
-	struct ddctl_ctx *ctx = test_ctx();
-	struct ddctl_table *t = test_table(ctx, "hand-escapes.txt");
-	struct ddctl_kmsg_index *idx = NULL;
-	struct ddctl_kmsg_prefix p;
-	size_t site = 99;
-
-	assert_int_equal(ddctl_kmsg_index_new(t, &idx), 0);
-	assert_int_equal(ddctl_kmsg_prefix_parse("virtio:virtio_dev_probe:drivers/virtio/virtio.c:300: probe virtio0\\x09\"x\"", MFSL, &p), 0);
-	assert_int_equal(ddctl_kmsg_index_find(idx, &p, &site), 1);
-	assert_int_equal(site, 2);
-	/* one source line, two callsites: the format decides */
-	assert_int_equal(ddctl_kmsg_prefix_parse("virtio_net:virtnet_remove:drivers/net/virtio_net.c:20: bye again", MFSL, &p), 0);
-	assert_int_equal(ddctl_kmsg_index_find(idx, &p, &site), 1);
-	assert_int_equal(site, 6);
-	assert_int_equal(ddctl_kmsg_prefix_parse("virtio_net:virtnet_remove:drivers/net/virtio_net.c:20: bye", MFSL, &p), 0);
-	assert_int_equal(ddctl_kmsg_index_find(idx, &p, &site), 1);
-	assert_int_equal(site, 5);
-	/* neither format fits: both are candidates, the first is taken */
-	assert_int_equal(ddctl_kmsg_prefix_parse("virtio_net:virtnet_remove:drivers/net/virtio_net.c:20: other", MFSL, &p), 0);
-	assert_int_equal(ddctl_kmsg_index_find(idx, &p, &site), 2);
-	assert_int_equal(site, 5);
-	/* a conversion stands for any text, escapes as /dev/kmsg prints them */
-	assert_int_equal(ddctl_kmsg_prefix_parse("main:do_one_initcall:init/main.c:1234: calling  foo+0x0/0x10 @ 1", MFSL, &p), 0);
-	assert_int_equal(ddctl_kmsg_index_find(idx, &p, &site), 1);
-	assert_int_equal(site, 0);
-	/* wrong line, wrong file, wrong module: no site */
-	assert_int_equal(ddctl_kmsg_prefix_parse("main:do_one_initcall:init/main.c:1235: x", MFSL, &p), 0);
-	assert_int_equal(ddctl_kmsg_index_find(idx, &p, &site), -ENOENT);
-	assert_int_equal(ddctl_kmsg_prefix_parse("main:do_one_initcall:init/other.c:1234: x", MFSL, &p), 0);
-	assert_int_equal(ddctl_kmsg_index_find(idx, &p, &site), -ENOENT);
-	assert_int_equal(ddctl_kmsg_prefix_parse("foo2:foo_init:/tmp/out-of-tree/foo.c:7: x", MFSL, &p), 0);
-	assert_int_equal(ddctl_kmsg_index_find(idx, &p, &site), -ENOENT);
-	/* a partial decoration: every site that fits */
-	assert_int_equal(ddctl_kmsg_prefix_parse("virtio_net: x", DDCTL_FLAG_MODNAME, &p), 0);
-	assert_int_equal(ddctl_kmsg_index_find(idx, &p, &site), 3);
-	ddctl_kmsg_index_free(idx);
-	ddctl_table_unref(t);
-	ddctl_unref(ctx);
-}
 
 static const char LOG[] =
 	"6,1,100,-;not debug\n"
@@ -251,11 +88,6 @@ static void test_reader_fifo(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_record),
-		cmocka_unit_test(test_record_bad),
-		cmocka_unit_test(test_prefix),
-		cmocka_unit_test(test_prefix_bad),
-		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_reader_file),
 		cmocka_unit_test(test_reader_fifo),
 	};

@@ -87,7 +87,7 @@ static void test_with_flags(void **state)
 }
 
 /*
- * Debian 12's table (issue 12 item 13): restoring a save made after
+ * Debian 12's table (distribution scale): restoring a save made after
  * "!format error +p" (29,396 sites on) onto the boot state is exact, and
  * in few writes: the set is sent at once, so it may name sites already
  * right and use module wildcards and short spellings.
@@ -104,7 +104,7 @@ static void test_debian_restore_writes(void **state)
 
 	assert_int_equal(ddctl_plan_new(set, t, &plan), 0);
 	assert_int_equal(ddctl_table_new_from_plan(plan, &after), 0);
-	assert_int_equal(ddctl_table_save(after, &text), 0);
+	assert_int_equal(ddctl_table_format_script(after, &text), 0);
 	script = test_parse(ctx, text);
 	assert_int_equal(ddctl_queryset_new_from_script(ctx, t, script, &undo), 0);
 	assert_int_equal(ddctl_plan_new(undo, t, &check), 0);

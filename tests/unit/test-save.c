@@ -57,7 +57,7 @@ static void check_states(struct ddctl_ctx *ctx, struct ddctl_table *t)
 	char *text = NULL;
 	size_t i;
 
-	assert_int_equal(ddctl_table_save(t, &text), 0);
+	assert_int_equal(ddctl_table_format_script(t, &text), 0);
 	assert_non_null(strstr(text, "# ddctl saved state"));
 	assert_int_equal(ddctl_table_new_with_flags(t, 0, &zero), 0);
 	check_restore(ctx, zero, t, text);
@@ -97,7 +97,7 @@ static void test_save_is_compact(void **state)
 	struct ddctl_table *t = test_table(ctx, "control-6.12-stock-enabled.txt");
 	char *text = NULL;
 
-	assert_int_equal(ddctl_table_save(t, &text), 0);
+	assert_int_equal(ddctl_table_format_script(t, &text), 0);
 	assert_non_null(strstr(text, "\nmodule test_dynamic_debug =p\n"));
 	assert_non_null(strstr(text, "\nmodule virtio_ring =pfl\n"));
 	assert_null(strstr(text, " line "));
@@ -113,7 +113,7 @@ static void test_default_state(void **state)
 	char *text = NULL, *p;
 
 	assert_int_equal(ddctl_table_new_with_flags(t, 0, &zero), 0);
-	assert_int_equal(ddctl_table_save(zero, &text), 0);
+	assert_int_equal(ddctl_table_format_script(zero, &text), 0);
 	/* only comments: the header, no query */
 	for (p = text; *p; p = strchr(p, '\n') + 1)
 		assert_int_equal(*p, '#');

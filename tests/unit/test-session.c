@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * Scoped sessions: the set with its decoration, the record written before
- * any change and read back, the restore set (sites another writer changed
- * are left alone), stale records, and the boot snapshot.
+ * Scoped sessions (store/session.c): the set with its decoration, the
+ * record written before any change and read back, the restore set (sites
+ * another writer changed are left alone), stale records.
  */
 #include <errno.h>
 #include <signal.h>
@@ -20,20 +20,14 @@ static char root[] = "/tmp/ddctl-session-XXXXXX";
 
 static int setup(void **state)
 {
-	char dir[128];
-
-	if (!mkdtemp(root))
-		return -1;
-	snprintf(dir, sizeof(dir), "%s/run/ddctl", root);
-	return setenv("DDCTL_RUN_DIR", dir, 1);
+	(void)state;
+	return test_run_dir_setup(root);
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd);
+	(void)state;
+	return test_run_dir_teardown(root);
 }
 
 static char *set_text(struct ddctl_queryset *set)
@@ -260,36 +254,12 @@ static void test_stale(void **state)
 	ddctl_unref(ctx);
 }
 
-static void test_boot_state(void **state)
-{
-	struct ddctl_ctx *ctx = test_ctx();
-	struct ddctl_table *t, *e;
-	char *text = NULL;
-
-	assert_int_equal(ddctl_boot_state_load(ctx, &text), -ENOENT);
-	t = test_table(ctx, "hand-escapes.txt");
-	assert_int_equal(ddctl_boot_state_save(t), 0);
-	assert_int_equal(ddctl_boot_state_load(ctx, &text), 0);
-	assert_non_null(strstr(text, "\nmodule dynamic_debug =p\n"));
-	free(text);
-	/* kept: a second save does not replace it */
-	e = test_table(ctx, "control-6.12-stock-enabled.txt");
-	assert_int_equal(ddctl_boot_state_save(e), -EEXIST);
-	assert_int_equal(ddctl_boot_state_load(ctx, &text), 0);
-	assert_non_null(strstr(text, "\nmodule dynamic_debug =p\n"));
-	free(text);
-	ddctl_table_unref(e);
-	ddctl_table_unref(t);
-	ddctl_unref(ctx);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_set_and_sites),
 		cmocka_unit_test(test_record_and_restore),
 		cmocka_unit_test(test_stale),
-		cmocka_unit_test(test_boot_state),
 	};
 
 	return cmocka_run_group_tests_name("session", tests, setup, teardown);

@@ -11,7 +11,7 @@
 #include <linux/netlink.h>
 
 #include "testlib.h"
-#include "libddctl-private.h"
+#include "kernel/uevent.h"
 
 #define UEVENT(s) s, sizeof(s) - 1
 
@@ -207,9 +207,40 @@ static void test_for_loaded(void **state)
 	ddctl_unref(ctx);
 }
 
+static void test_uevent(void **state)
+{
+	char m[64];
+
+	assert_int_equal(ddctl_uevent_get_module(UEVENT(
+		"add@/module/virtio_net\0ACTION=add\0DEVPATH=/module/virtio_net\0"
+		"SUBSYSTEM=module\0SEQNUM=1234\0"), m, sizeof(m)), 1);
+	assert_string_equal(m, "virtio_net");
+	/* no trailing NUL: the last string ends with the buffer */
+	assert_int_equal(ddctl_uevent_get_module(UEVENT(
+		"add@/module/ab\0SUBSYSTEM=module\0ACTION=add\0DEVPATH=/module/ab"),
+		m, sizeof(m)), 1);
+	assert_string_equal(m, "ab");
+	assert_int_equal(ddctl_uevent_get_module(UEVENT(
+		"remove@/module/virtio_net\0ACTION=remove\0DEVPATH=/module/virtio_net\0"
+		"SUBSYSTEM=module\0"), m, sizeof(m)), 0);
+	assert_int_equal(ddctl_uevent_get_module(UEVENT(
+		"add@/devices/virtual/net/lo\0ACTION=add\0DEVPATH=/devices/virtual/net/lo\0"
+		"SUBSYSTEM=net\0"), m, sizeof(m)), 0);
+	assert_int_equal(ddctl_uevent_get_module(UEVENT(
+		"add@/module/x/holders\0ACTION=add\0DEVPATH=/module/x/holders\0"
+		"SUBSYSTEM=module\0"), m, sizeof(m)), 0);
+	assert_int_equal(ddctl_uevent_get_module(UEVENT("ACTION=add\0SUBSYSTEM=module\0"),
+						 m, sizeof(m)), 0);
+	assert_int_equal(ddctl_uevent_get_module(UEVENT(
+		"ACTION=add\0DEVPATH=/module/a_rather_long_name\0SUBSYSTEM=module\0"),
+		m, 8), -ENAMETOOLONG);
+	assert_int_equal(ddctl_uevent_get_module("", 0, m, sizeof(m)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_uevent),
 		cmocka_unit_test(test_last_string_without_nul),
 		cmocka_unit_test(test_invalid_names),
 		cmocka_unit_test(test_listener),

@@ -102,4 +102,23 @@ static inline int find_site(struct ddctl_table *t, const char *file,
 	return -1;
 }
 
+/* A group's DDCTL_RUN_DIR: @root (a mkdtemp() template) + /run/ddctl. */
+static inline int test_run_dir_setup(char *root)
+{
+	char dir[128];
+
+	if (!mkdtemp(root))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/run/ddctl", root);
+	return setenv("DDCTL_RUN_DIR", dir, 1);
+}
+
+static inline int test_run_dir_teardown(const char *root)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd);
+}
+
 #endif

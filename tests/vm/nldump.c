@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "kernel/dyndbg.h"
 
 int main(int argc, char **argv)
 {

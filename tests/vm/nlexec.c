@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libddctl-private.h"
+#include "kernel/dyndbg.h"
 
 /* Room for every query: one per ';' or newline, plus one. */
 static size_t count_queries(const char *s)
@@ -29,7 +29,7 @@ static size_t count_queries(const char *s)
 
 int main(int argc, char **argv)
 {
-	struct nl_exec_result res = { 0 };
+	struct backend_result res = { 0 };
 	struct ddctl_ctx *ctx;
 	bool dry = argc > 2 && !strcmp(argv[1], "-n");
 	const char *queries;

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
+/*
+ * The control-file backend: callsites read from and queries written to
+ * /proc/dynamic_debug/control (or the control file named, or a capture
+ * file for the writes).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "core/ctx.h"
+#include "kernel/backend.h"
+#include "kernel/control.h"
+#include "model/limits.h"
+#include "util/read-file.h"
+
+#define PROC_SUPER_MAGIC 0x9fa0
+#define DEBUGFS_MAGIC 0x64626720
+
+/* Matches nothing on a kernel with negation; rejected by one without. */
+#define NEGATION_PROBE "!module * +_\n"
+
+bool control_is_kernel(struct ddctl_ctx *ctx)
+{
+	const char *path;
+	struct statfs sfs;
+
+	if (ddctl_get_control_path(ctx, &path) < 0 || statfs(path, &sfs) < 0)
+		return false;
+	return sfs.f_type == PROC_SUPER_MAGIC || sfs.f_type == DEBUGFS_MAGIC;
+}
+
+bool control_writes_kernel(struct ddctl_ctx *ctx)
+{
+	return !ctx_get_write_capture(ctx) && control_is_kernel(ctx);
+}
+
+/*
+ * The control file for writing; only the kernel's (procfs, debugfs), or
+ * the capture file ddctl_set_write_capture() named instead.
+ */
+static int procfs_open(struct ddctl_ctx *ctx, const char *path)
+{
+	int fd;
+
+	if (ctx_get_write_capture(ctx)) {
+		path = ctx_get_write_capture(ctx);
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
+			  O_CLOEXEC, 0644);
+	} else if (!control_is_kernel(ctx)) {
+		err(ctx, "%s is not the kernel's control file (not on procfs or debugfs): nothing written\n",
+		    path);
+		return -EMEDIUMTYPE;
+	} else {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		fd = -errno;
+		err(ctx, "cannot open %s for writing: %s%s\n", path,
+		    strerror(-fd),
+		    fd == -EACCES || fd == -EPERM ? " (writing needs root)" : "");
+	}
+	return fd;
+}
+
+static int procfs_write(struct ddctl_ctx *ctx, int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	do {
+		n = write(fd, buf, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		int e = -errno;
+
+		err(ctx, "the kernel refused the queries: %s\n", strerror(-e));
+		return e;
+	}
+	if ((size_t)n != len) {
+		err(ctx, "short write to the control file (%zd of %zu bytes)\n",
+		    n, len);
+		return -EIO;
+	}
+	return 0;
+}
+
+int control_probe_negation(struct ddctl_ctx *ctx, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0) {
+		dbg(ctx, "cannot probe negation support: %s\n", strerror(errno));
+		return 0;
+	}
+	n = write(fd, NEGATION_PROBE, strlen(NEGATION_PROBE));
+	close(fd);
+	dbg(ctx, "negation probe: %s\n", n < 0 ? strerror(errno) : "accepted");
+	return n == (ssize_t)strlen(NEGATION_PROBE);
+}
+
+static int control_read(struct ddctl_ctx *ctx, char **text)
+{
+	const char *path;
+	int r;
+
+	r = ddctl_get_control_path(ctx, &path);
+	if (r < 0)
+		return r;
+	r = read_full_file(path, READ_FILE_TEXT, text, NULL);
+	if (r < 0)
+		err(ctx, "cannot read %s: %s\n", path, strerror(-r));
+	return r;
+}
+
+static int control_open(struct backend *b)
+{
+	const char *path;
+	int r;
+
+	r = ddctl_get_control_path(b->ctx, &path);
+	if (r < 0)
+		return r;
+	b->fd = procfs_open(b->ctx, path);
+	if (b->fd < 0) {
+		r = b->fd;
+		b->fd = -1;
+		return r;
+	}
+	b->reaches_kernel = control_writes_kernel(b->ctx);
+	return 0;
+}
+
+static int control_exec(struct backend *b, const char *text, size_t len,
+			bool dry_run, struct backend_result *res, char **errmsg)
+{
+	(void)dry_run; /* a control file has no dry run: not called for one */
+	(void)res;
+	(void)errmsg;
+	return procfs_write(b->ctx, b->fd, text, len);
+}
+
+static void control_close(struct backend *b)
+{
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
+}
+
+const struct backend_ops control_backend = {
+	.name = "control",
+	.max_len = DD_WRITE_MAX,
+	.transactional = false,
+	.exec_name = "write",
+	.split_note = "the set did not fit in one write: sent in %u writes\n",
+	.read = control_read,
+	.open = control_open,
+	.exec = control_exec,
+	.close = control_close,
+};

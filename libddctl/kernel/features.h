@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-FileCopyrightText: the ddctl authors */
+#ifndef DDCTL_KERNEL_FEATURES_H
+#define DDCTL_KERNEL_FEATURES_H
+
+/* The negation answer cached in @dir for boot @boot: 1, 0 or -ENOENT. */
+int features_cache_read(const char *dir, const char *boot);
+/* Keep @negation for boot @boot in @dir; quietly nothing when not root. */
+int features_cache_write(const char *dir, const char *boot, int negation);
+
+#endif

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-FileCopyrightText: the ddctl authors */
+/* The dyndbg notifications (kernel/monitor.c). */
+#ifndef DDCTL_KERNEL_MONITOR_H
+#define DDCTL_KERNEL_MONITOR_H
+
+#include <ddctl/ddctl.h>
+
+struct mnl_socket;
+struct nlmsghdr;
+
+int nl_event_parse(const struct nlmsghdr *nlh, struct ddctl_event *ev);
+/* A monitor on @nl, which it then owns (tests hand it a socket pair). */
+int nl_monitor_new_socket(struct ddctl_ctx *ctx, struct mnl_socket *nl,
+			  struct ddctl_monitor **out);
+
+#endif

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
+/*
+ * Configuration: query scripts in ddctl.d drop-in directories, merged the
+ * systemd way (a file name in /etc hides the same name in /run and
+ * /usr/lib; files are applied in the lexical order of their names; a
+ * symlink to /dev/null masks a name), loaded as one set with errors
+ * reported per file and line.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/ctx.h"
+#include "model/queryset.h"
+#include "util/read-file.h"
+#include "util/util.h"
+
+static const char *const config_dirs[] = {
+	"/etc/ddctl.d", "/run/ddctl.d", "/usr/lib/ddctl.d",
+};
+
+struct dropin {
+	char *name, *path;
+};
+
+static int cmp_dropin(const void *a, const void *b)
+{
+	return strcmp(((const struct dropin *)a)->name,
+		      ((const struct dropin *)b)->name);
+}
+
+static bool is_conf_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".conf");
+}
+
+static bool have_name(const struct dropin *d, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(d[i].name, name))
+			return true;
+	return false;
+}
+
+/* Add the .conf files of @dir whose names no earlier directory had. */
+static int scan_dir(struct ddctl_ctx *ctx, const char *dir,
+		    struct dropin **list, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct dropin *tmp;
+	int r = 0;
+
+	if (!d) {
+		dbg(ctx, "no configuration in %s: %s\n", dir, strerror(errno));
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	}
+	while (!r && (de = readdir(d))) {
+		if (!is_conf_name(de->d_name) || have_name(*list, *n, de->d_name))
+			continue;
+		tmp = realloc(*list, (*n + 1) * sizeof(**list));
+		if (!tmp) {
+			r = -ENOMEM;
+			break;
+		}
+		*list = tmp;
+		tmp[*n].name = strdup(de->d_name);
+		if (asprintf(&tmp[*n].path, "%s/%s", dir, de->d_name) < 0)
+			tmp[*n].path = NULL;
+		(*n)++;
+		if (!tmp[*n - 1].name || !tmp[*n - 1].path)
+			r = -ENOMEM;
+	}
+	closedir(d);
+	return r;
+}
+
+static void free_dropins(struct dropin *list, size_t n)
+{
+	while (n--) {
+		free(list[n].name);
+		free(list[n].path);
+	}
+	free(list);
+}
+
+/*
+ * A name whose winning file is /dev/null (or any device) is masked; a
+ * directory is not: reading it fails, as it must.
+ */
+static bool is_masked(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode));
+}
+
+/*
+ * A symlink to nothing is skipped (the rest still applies); a drop-in
+ * anyone may write is applied with a warning.
+ */
+static bool is_skipped(struct ddctl_ctx *ctx, const char *path, bool loading)
+{
+	int prio = loading ? LOG_WARNING : LOG_DEBUG;
+	struct stat st;
+
+	if (stat(path, &st) < 0 && errno == ENOENT && lstat(path, &st) == 0) {
+		ddctl_log_cond(ctx, prio, "warning: %s is a symbolic link to nothing: skipped\n",
+			       path);
+		return true;
+	}
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & S_IWOTH))
+		ddctl_log_cond(ctx, prio, "warning: %s is writable by every user: anyone can change what it does\n",
+			       path);
+	return false;
+}
+
+/* The drop-ins in order; @loading: their contents are applied (warn). */
+static int config_foreach(struct ddctl_ctx *ctx, bool loading,
+			  int (*fn)(const char *path, void *data), void *data)
+{
+	const char *root = ctx_get_config_root(ctx);
+	struct dropin *list = NULL;
+	size_t i, n = 0;
+	char *dir;
+	int r = 0;
+
+	if (!strcmp(root, "/"))
+		root = "";
+	for (i = 0; !r && i < ARRAY_SIZE(config_dirs); i++) {
+		if (asprintf(&dir, "%s%s", root, config_dirs[i]) < 0)
+			r = -ENOMEM;
+		else
+			r = scan_dir(ctx, dir, &list, &n);
+		free(dir);
+	}
+	if (!r && n)
+		qsort(list, n, sizeof(*list), cmp_dropin);
+	for (i = 0; !r && i < n; i++) {
+		if (is_masked(list[i].path))
+			dbg(ctx, "%s is masked\n", list[i].path);
+		else if (!is_skipped(ctx, list[i].path, loading))
+			r = fn(list[i].path, data);
+	}
+	free_dropins(list, n);
+	return r;
+}
+
+DDCTL_EXPORT int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
+					   int (*fn)(const char *path, void *data),
+					   void *data)
+{
+	return config_foreach(ctx, false, fn, data);
+}
+
+static char *read_text(struct ddctl_ctx *ctx, const char *path, size_t *len)
+{
+	char *text = NULL;
+	int r = read_full_file(path, 0, &text, len);
+
+	if (r < 0)
+		err(ctx, "cannot read %s: %s\n", path, strerror(-r));
+	return text;
+}
+
+struct load {
+	struct ddctl_ctx *ctx;
+	struct ddctl_queryset *set;
+	unsigned int files;
+};
+
+static int load_file(const char *path, void *data)
+{
+	struct load *l = data;
+	size_t len = 0;
+	char *text = read_text(l->ctx, path, &len);
+	int r;
+
+	if (!text)
+		return -EIO;
+	info(l->ctx, "configuration: %s\n", path);
+	r = ddctl_queryset_parse_buffer(l->set, path, text, len, 0);
+	free(text);
+	l->files++;
+	return r;
+}
+
+DDCTL_EXPORT int ddctl_config_load(struct ddctl_ctx *ctx,
+				   struct ddctl_queryset *set)
+{
+	struct load l = { .ctx = ctx, .set = set };
+	size_t first = ddctl_queryset_get_count(set);
+	int r;
+
+	r = config_foreach(ctx, true, load_file, &l);
+	if (r < 0)
+		queryset_truncate(set, first);
+	return r;
+}
