@@ -35,7 +35,7 @@ else
 	rc=$?
 	b1=$(not_flags test_dynamic_debug =p); b2=$(not_flags virtio_ring =_)
 	check sh-error-line "rc=$rc, $b1 line-1 sites not set, $b2 line-3 sites touched: $(cat $OUT/sh3.txt | tr '\n' ' ')" \
-		[ $rc = 2 -a "$b1" = 0 -a "$b2" = 0 ] && grep -q 'line 2: query 1 "modul x +p"' $OUT/sh3.txt
+		eval '[ $rc = 2 -a "$b1" = 0 -a "$b2" = 0 ] && grep -q "line 2: query 1 \"modul x +p\"" $OUT/sh3.txt'
 
 	# configuration drop-ins: /etc overrides /usr/lib of the same name;
 	# "ddctl apply-config" is what ddctl.service runs at boot
