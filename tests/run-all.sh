@@ -12,6 +12,8 @@
 # then prints the totals over everything as "N passed, N failed".
 # DDCTL_SKIP_VM=1 leaves out the QEMU suite (for quick local runs);
 # DDCTL_SKIP_PKG=1 leaves out the Debian packages (and their build tools);
+# DDCTL_SKIP_CROSS=1 the arm64 cross toolchain and the tools suite's
+# arm64-build test (the arm64 demo's build step, no kernel);
 # DDCTL_VM_DEBUG=1 adds the patched kernel with PROVE_LOCKING (vm-debug).
 # The vm suite runs the stock and patched 6.12 kernels (vm-stock, vm-patched)
 # and the patched 7.2 kernel (vm-patched-7.2); DDCTL_VM_ALL=1 adds the stock

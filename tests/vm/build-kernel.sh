@@ -38,6 +38,8 @@
 # the cache path. The last line printed on stdout is always the cache path.
 #
 # Concurrent invocations for the same key serialise on a flock.
+# DDCTL_DRY_RUN=1: check the arguments, compute the key, say whether that
+# kernel is cached, print the cache path and stop (nothing is written).
 
 # The whole script is one brace group, so bash parses it completely before
 # running it: editing this file while a (10 minute) build runs is safe.
@@ -79,6 +81,12 @@ stock|patched|part1|debug|stock-debug) ;;
 *) echo "usage: $0 stock|patched|part1|debug|stock-debug" >&2; exit 2 ;;
 esac
 
+DRY=${DDCTL_DRY_RUN:-0}
+if [ "$DRY" = 1 ] && [ ! -r "$TARBALL" ]; then
+	log "dry run: $KIND $BASE $ARCH: kernel source $TARBALL not found ($GETSRC); key unknown"
+	echo "$CACHE/unknown"
+	exit 0
+fi
 [ -r "$TARBALL" ] || die "kernel source $TARBALL not found ($GETSRC)"
 [ -r "$FRAGMENT" ] || die "config fragment $FRAGMENT not found"
 [ -z "$ARCH_FRAGMENT" ] || [ -r "$ARCH_FRAGMENT" ] || die "config fragment $ARCH_FRAGMENT not found"
@@ -102,7 +110,7 @@ if [ "$KIND" != stock ] && [ "$KIND" != stock-debug ]; then
 	fi
 fi
 
-mkdir -p "$CACHE"
+[ "$DRY" = 1 ] || mkdir -p "$CACHE"
 
 # Tarball checksum: hashing 150 MB costs ~0.5 s, but cache it by size+mtime
 # anyway so a rerun is as cheap as possible.
@@ -114,7 +122,8 @@ if [ -f "$tb_sumfile" ] && [ "$(head -n1 "$tb_sumfile")" = "$TARBALL $tb_stat" ]
 fi
 if [ -z "$tb_sum" ]; then
 	tb_sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
-	printf '%s\n%s\n' "$TARBALL $tb_stat" "$tb_sum" > "$tb_sumfile.$$" && mv "$tb_sumfile.$$" "$tb_sumfile"
+	[ "$DRY" = 1 ] ||
+		{ printf '%s\n%s\n' "$TARBALL $tb_stat" "$tb_sum" > "$tb_sumfile.$$" && mv "$tb_sumfile.$$" "$tb_sumfile"; }
 fi
 
 info=$( {
@@ -131,6 +140,16 @@ info=$( {
 } )
 key=$(printf '%s\n' "$info" | sha256sum | cut -d' ' -f1)
 OUT=$CACHE/$key
+
+if [ "$DRY" = 1 ]; then
+	if [ -f "$OUT/ok" ]; then
+		log "dry run: $KIND $BASE $ARCH: key $key: cached"
+	else
+		log "dry run: $KIND $BASE $ARCH: key $key: not built yet (would build it, ${#patches[@]} patches)"
+	fi
+	echo "$OUT"
+	exit 0
+fi
 
 if [ -f "$OUT/ok" ]; then
 	log "$KIND kernel up to date (cached)"
