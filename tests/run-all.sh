@@ -18,6 +18,7 @@
 # The vm suite runs the stock and patched 6.12 kernels (vm-stock, vm-patched)
 # and the patched 7.2 kernel (vm-patched-7.2); DDCTL_VM_ALL=1 adds the stock
 # 7.2 kernel (vm-stock-7.2).
+# DDCTL_DRY_RUN=1 says what it would install and run, and stops.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -28,6 +29,17 @@ fuzz_runs=${DDCTL_FUZZ_RUNS:-20000}
 export DDCTL_VM_STRICT=${DDCTL_VM_STRICT:-1}
 suites=(--suite unit --suite cli --suite shell --suite tools)
 [ "${DDCTL_SKIP_VM:-0}" = 1 ] || suites+=(--suite vm)
+if [ "${DDCTL_DRY_RUN:-0}" = 1 ]; then
+	echo "run-all: dry run: would run, in $top:"
+	echo "run-all:   build/ (-Dvm=$([ "${DDCTL_SKIP_VM:-0}" = 1 ] && echo false || echo true)): meson test ${suites[*]}"
+	echo "run-all:   build-asan/: --suite unit --suite cli --suite shell; build-fuzz/: $fuzz_runs runs per target"
+	echo "run-all:   Debian packages: $([ "${DDCTL_SKIP_PKG:-0}" = 1 ] && echo skipped || echo tests/pkg/check-deb.sh); benchmarks"
+	[ "${DDCTL_SKIP_VM:-0}" = 1 ] || for k in "stock 6.12" "patched 6.12" "patched 7.2"; do
+		set -- $k
+		DDCTL_KBASE=$2 DDCTL_DRY_RUN=1 tests/vm/build-kernel.sh $1 2>&1 >/dev/null | sed 's/^/run-all:   /'
+	done
+	exit 0
+fi
 status=0
 logs=()
 

@@ -169,10 +169,19 @@ if [ -f "$OUT/ok" ]; then
 	exit 0
 fi
 
-# What a build costs, from the last one this cache saw: its time (info) and
-# its objects (build.log), for the estimate up front and the progress line.
-last=$(ls -td "$CACHE"/*/ok 2>/dev/null | head -n1 || true)
-last=${last%/ok}
+# What a build costs, from the last one of this architecture this cache saw
+# (an arm64 cross build takes 3-4 times an x86 one): its time (info) and its
+# objects (build.log), for the estimate up front and the progress line.
+last=
+for stamp in $(ls -td "$CACHE"/*/ok 2>/dev/null); do
+	if [ -z "$ARCH_FRAGMENT" ]; then
+		grep -q '^arch ' "${stamp%/ok}/info" 2>/dev/null && continue
+	else
+		grep -q "^arch $ARCH " "${stamp%/ok}/info" 2>/dev/null || continue
+	fi
+	last=${stamp%/ok}
+	break
+done
 last_secs=
 expected=1210   # objects of the stock tinyconfig + fragment build
 if [ -n "$last" ]; then
@@ -184,7 +193,11 @@ log "building $KIND kernel in $OUT (-j$JOBS)"
 if [ -n "$last_secs" ]; then
 	log "this takes about $(( (last_secs + 59) / 60 )) min (the last kernel build here took $last_secs s); once, then it is cached"
 else
-	log "this takes 6-10 min on 2 cores the first time (less with more cores); once, then it is cached"
+	if [ -z "$ARCH_FRAGMENT" ]; then
+		log "this takes 6-10 min on 2 cores the first time (less with more cores); once, then it is cached"
+	else
+		log "this takes 25-45 min on 2 cores the first time (a cross build; less with more cores); once, then it is cached"
+	fi
 fi
 printf '%s\n' "$info" > "$OUT/info"
 

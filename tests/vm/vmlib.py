@@ -116,6 +116,22 @@ def build_kernel(kind, use_kdir=True):
     return r.stdout.strip().splitlines()[-1]
 
 
+def dry_run(prog, kind, what):
+    """DDCTL_DRY_RUN=1 (or --dry-run): say what PROG would boot, with the
+    kernel build-kernel.sh would use (its key, cached or not), and build
+    nothing.  Returns the exit status for PROG."""
+    print(f"{prog}: dry run: {what}")
+    if os.environ.get("DDCTL_KDIR"):
+        print(f"{prog}: dry run: kernel DDCTL_KDIR={os.environ['DDCTL_KDIR']}")
+        return 0
+    r = subprocess.run([os.path.join(HERE, "build-kernel.sh"), kind],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, env=dict(os.environ, DDCTL_DRY_RUN="1"))
+    for line in r.stdout.strip().splitlines()[:-1]:
+        print(f"{prog}: {line}")
+    return r.returncode
+
+
 def build_modules(kdir, sizes=MODULE_SIZES):
     # "formats": ddctl_formats, formats printed raw (guest/formats.sh)
     for k in list(sizes) + ["formats"]:

@@ -4,7 +4,7 @@
 """The ddctl VM test suite (host side); prints TAP.
 
     vmtest.py stock|patched [--base 6.12|7.2] [--ddctl PATH] [--logdir DIR]
-              [--smp N]
+              [--smp N] [--dry-run]
 
 --base (default: $DDCTL_KBASE, else 6.12) picks the kernel base and its
 series (kernel-patches/BASE/); every TAP line names it.  Logs of a base
@@ -263,11 +263,18 @@ def main():
     # per key toggle, each slow under emulation)
     ap.add_argument("--timeout", type=int,
                     default=1800 if vmlib.ARCH == "arm64" else 600)
+    ap.add_argument("--dry-run", action="store_true",
+                    default=os.environ.get("DDCTL_DRY_RUN") == "1",
+                    help="say what would boot and stop (DDCTL_DRY_RUN=1)")
     a = ap.parse_args()
     vmlib.set_base(a.base)
     logdir = os.path.abspath(a.logdir)
     if a.base != "6.12":
         logdir = os.path.join(logdir, a.base)
+    if a.dry_run:
+        return vmlib.dry_run("vmtest", a.kind, (
+            f"the guest suite on {a.kind} {a.base} {vmlib.ARCH}, -smp "
+            f"{a.smp}, ddctl {a.ddctl}, logs in {logdir}"))
     tap = Tap(a.base, PENDING.get(a.base) if a.kind != "stock" else None)
     print("TAP version 13")
     tap.diag(f"kernel base {a.base} ({a.kind}; series "

@@ -4,6 +4,12 @@
 # Sourced by suite.sh.
 SETTESTS="sh-begin-commit sh-undo sh-error-line cfg-apply-config cfg-save-restore \
 cfg-watch cfg-persist-modprobe"
+# standalone (run-vm.py --script settings): the helpers and the usual modules
+if [ -z "$CONTROL" ]; then
+	. /ddctl-tests/lib.sh
+	load_std
+	load ddctl_sites_2000 || note "insmod ddctl_sites_2000 failed"
+fi
 
 # unclassed sites of module $1 whose flags are not $2
 not_flags() {
