@@ -9,7 +9,7 @@
 #          bash-completion, zsh and fish for the completion tests
 #   vm     the QEMU suite: QEMU, linux-source-6.12 and the kernel build tools,
 #          and Linux 7.2's source from Debian unstable (download only, with
-#          tests/vm/fetch-source.sh 7.2: the machine's apt sources stay as
+#          tests/vm/kernels/fetch-source.sh 7.2: the machine's apt sources stay as
 #          they are; a no-op when the tarball is there)
 #   cross  the arm64 cross build of ddctl, libddctl and the VM helpers (the
 #          tools suite's arm64-build test): gcc-aarch64-linux-gnu and the

@@ -36,7 +36,7 @@ if [ "${DDCTL_DRY_RUN:-0}" = 1 ]; then
 	echo "run-all:   Debian packages: $([ "${DDCTL_SKIP_PKG:-0}" = 1 ] && echo skipped || echo tests/pkg/check-deb.sh); benchmarks"
 	[ "${DDCTL_SKIP_VM:-0}" = 1 ] || for k in "stock 6.12" "patched 6.12" "patched 7.2"; do
 		set -- $k
-		DDCTL_KBASE=$2 DDCTL_DRY_RUN=1 tests/vm/build-kernel.sh $1 2>&1 >/dev/null | sed 's/^/run-all:   /'
+		DDCTL_KBASE=$2 DDCTL_DRY_RUN=1 tests/vm/kernels/build-kernel.sh $1 2>&1 >/dev/null | sed 's/^/run-all:   /'
 	done
 	exit 0
 fi

@@ -66,7 +66,7 @@ if [ $KIND = patched ] && [ ! -f "$REPO/kernel-patches/${DDCTL_KBASE:-6.12}/seri
 fi
 KCACHE=${DDCTL_KCACHE:-/var/cache/ddctl/kernels}
 if [ $UNTIL = boot ] && [ -z "${DDCTL_KDIR:-}" ] &&
-	! [ -f "$(DDCTL_DRY_RUN=1 "$HERE/build-kernel.sh" $KIND 2>/dev/null | tail -n1)/ok" ]; then
+	! [ -f "$(DDCTL_DRY_RUN=1 "$HERE/kernels/build-kernel.sh" $KIND 2>/dev/null | tail -n1)/ok" ]; then
 	echo "demo: first run: installs packages, builds ddctl and the $ARCH $KIND kernel;"
 	echo "demo: $FIRST (the kernel build shows its progress)."
 	echo "demo: the kernel is cached in $KCACHE: later runs boot in under a minute."
@@ -82,8 +82,8 @@ if [ "$DRY" = 1 ]; then
 	fi
 	echo "demo:         ${COMPILE[*]}"
 	[ $UNTIL = build ] && exit 0
-	echo "demo:   [3/5] tests/vm/build-kernel.sh $KIND (${DDCTL_KDIR:-$(DDCTL_DRY_RUN=1 "$HERE/build-kernel.sh" $KIND 2>&1 | head -n1)})"
-	echo "demo:   [4/5] tests/vm/mkinitramfs.sh into $LOGDIR/work/, [5/5] boot in QEMU with -smp $SMP"
+	echo "demo:   [3/5] tests/vm/kernels/build-kernel.sh $KIND (${DDCTL_KDIR:-$(DDCTL_DRY_RUN=1 "$HERE/kernels/build-kernel.sh" $KIND 2>&1 | head -n1)})"
+	echo "demo:   [4/5] tests/vm/harness/mkinitramfs.sh into $LOGDIR/work/, [5/5] boot in QEMU with -smp $SMP"
 	exit 0
 fi
 echo "demo: [1/5] dependencies"
@@ -110,24 +110,24 @@ if [ -n "${DDCTL_KDIR:-}" ]; then
 	[ -e "$DDCTL_KDIR/ok" ] || { echo "demo: DDCTL_KDIR=$DDCTL_KDIR is not a finished build" >&2; exit 1; }
 	KDIR=$DDCTL_KDIR
 	KIND=$(sed -n 's/^kind //p' "$KDIR/info")
-elif ! KDIR=$("$HERE/build-kernel.sh" $KIND | tail -n1); then
+elif ! KDIR=$("$HERE/kernels/build-kernel.sh" $KIND | tail -n1); then
 	if [ $KIND = patched ]; then
 		echo "demo: the patched kernel did not build: falling back to the STOCK kernel"
 		KIND=stock
-		KDIR=$("$HERE/build-kernel.sh" stock | tail -n1)
+		KDIR=$("$HERE/kernels/build-kernel.sh" stock | tail -n1)
 	else
 		exit 1
 	fi
 fi
 echo "demo: kernel ready in $((SECONDS - t0)) s"
 t0=$SECONDS
-for k in 256 2000; do "$HERE/gen-module.py" --build "$KDIR" $k >/dev/null; done
+for k in 256 2000; do "$HERE/kernels/gen-module.py" --build "$KDIR" $k >/dev/null; done
 echo "demo: test modules ready in $((SECONDS - t0)) s"
 
 echo "demo: [4/5] initramfs"
 mkdir -p "$LOGDIR/work"
 INITRD=$LOGDIR/work/initramfs-demo-$KIND-$ARCH.cpio.gz
-"$HERE/mkinitramfs.sh" -k "$KDIR" -o "$INITRD" -d "$DDCTL"
+"$HERE/harness/mkinitramfs.sh" -k "$KDIR" -o "$INITRD" -d "$DDCTL"
 
 echo "demo: [5/5] booting the $KIND kernel ($(cat "$KDIR/kernelrelease")) with -smp $SMP"
 if [ "$ARCH" = arm64 ]; then

@@ -18,7 +18,7 @@ note()  { echo "@@DDCTL@@ NOTE $*"; }
 # check NAME REASON-IF-FAILED COMMAND...: ok NAME if COMMAND succeeds.
 # COMMAND is one simple command: a compound condition goes inside it
 # (eval '[ ... ] && cmp ...', or a function), never after the check, where
-# its result would be thrown away (tests/vm/test_guest_checks.py lints it).
+# its result would be thrown away (tests/vm/harness-tests/test_guest_checks.py lints it).
 # The caller's variables stay as they were for an eval'ed COMMAND.
 check() {
 	local _check_name="$1" _check_why="$2"

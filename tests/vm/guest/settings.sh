@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-# The shell and persistent settings against the real kernel (issues 5, 6).
+# The shell and persistent settings against the real kernel.
 # Sourced by suite.sh.
 SETTESTS="sh-begin-commit sh-undo sh-error-line cfg-apply-config cfg-save-restore \
 cfg-watch cfg-persist-modprobe"

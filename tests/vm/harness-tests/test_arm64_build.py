@@ -25,7 +25,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(REPO, "tests"))
 from tap import Tap  # noqa: E402
 
@@ -67,7 +67,7 @@ def main():
     env = dict(os.environ, DDCTL_ARCH="arm64", DDCTL_BUILD_DIR=build)
     env.pop("DDCTL_DRY_RUN", None)
     t0 = time.time()
-    p = subprocess.run([os.path.join(HERE, "demo.sh"), "--build-only"],
+    p = subprocess.run([os.path.join(HERE, "..", "demo.sh"), "--build-only"],
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, env=env,
                        timeout=1800)

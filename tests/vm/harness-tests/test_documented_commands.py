@@ -7,7 +7,7 @@ real step (TAP), so that a documented command cannot rot silently.
 The commands are read from the README's ```sh blocks (comments dropped,
 continued lines joined) and from its inline `code` that starts with a
 command this test knows; `a|b` inside a word is a choice between
-alternatives (`DDCTL_KBASE=6.12|7.2 tests/vm/build-kernel.sh stock|patched`
+alternatives (`DDCTL_KBASE=6.12|7.2 tests/vm/kernels/build-kernel.sh stock|patched`
 is four commands).  They run in a scratch copy of the tree (absolute /tmp/
 paths are moved into it), each block in a fresh copy of its build
 directories, `sudo` and `nohup` dropped:
@@ -38,7 +38,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(REPO, "tests"))
 from tap import Tap  # noqa: E402
 
@@ -46,14 +46,17 @@ from tap import Tap  # noqa: E402
 # syntax-checked (running them would do the real thing)
 DRY_RUN_SCRIPTS = {"tests/vm/demo.sh", "tests/run-all.sh", ".ci/run",
                    "tests/deps.sh", "tests/vm/deps.sh",
-                   "tests/vm/build-kernel.sh", "tests/vm/vmtest.py",
-                   "tests/vm/run-vm.py", "tests/vm/fetch-source.sh"}
+                   "tests/vm/kernels/build-kernel.sh", "tests/vm/harness/vmtest.py",
+                   "tests/vm/harness/run-vm.py", "tests/vm/kernels/fetch-source.sh"}
 # commands of the tool itself and of the system: not build or test steps
 NOT_CHECKED = {"ddctl", "systemctl", "pkg-config", "dmesg", "modprobe",
                "insmod", "rmmod", "echo", "cat", "less", "man", "update-grub"}
 KNOWN = {"meson", "ninja", "git", "cd", "dpkg-buildpackage", "lintian",
          "apt-get", "sudo", "nohup"}
 TIMEOUT = 120
+# meson options whose value is the next word
+VALUE_OPTIONS = {"--cross-file", "--native-file", "--prefix", "--libdir",
+                 "--buildtype", "--backend", "--wrap-mode", "-D"}
 
 
 def expand_choices(line):
@@ -172,7 +175,7 @@ def is_command(span, mention_ok=False):
         args = [w for w in words[words.index(prog) + 1:] if not w.startswith("-")]
         return mention_ok or prog == "cd" or len(args) >= 2 or (
             prog == "ninja" and len(args) >= 1)
-    if prog.startswith("tests/vm/guest/"):
+    if prog.startswith(("tests/vm/guest/", "/")):
         return False  # guest scripts run inside the VM
     # a project script, or what looks like one (a renamed script's old name
     # must fail, not drop out of the check)
@@ -183,7 +186,10 @@ def is_command(span, mention_ok=False):
 
 
 def simple_commands(line):
-    """The simple commands of LINE, split at &&, ||, ;, | and &."""
+    """The simple commands of LINE, split at &&, ||, ;, | and &
+    (redirections dropped)."""
+    line = re.sub(r"(^|\s)\d*[<>]&\d+", " ", line)
+    line = re.sub(r"(^|\s)\d*(>>|>|<)\s*[^\s;&|]+", " ", line)
     lex = shlex.shlex(line, posix=True, punctuation_chars=";&|")
     lex.whitespace_split = True
     cmds, cur = [], []
@@ -259,7 +265,7 @@ class Runner:
         if not os.access(path, os.X_OK):
             return False, f"{script} is not executable"
         if script not in DRY_RUN_SCRIPTS:
-            first = open(path).readline()
+            first = open(path, errors="replace").readline()
             argv = ([sys.executable, "-m", "py_compile", path] if "python" in first
                     else ["bash", "-n", path])
             rc, out = self.run(argv)
@@ -293,7 +299,14 @@ class Runner:
                 if a.startswith("-C") and len(a) > 2:
                     return self.path(a[2:]), args[:i] + args[i + 1:]
             return self.cwd, args
-        pos = [a for a in args if not a.startswith("-")]
+        pos, skip = [], False
+        for a in args:
+            if skip:
+                skip = False
+            elif a in VALUE_OPTIONS:
+                skip = True
+            elif not a.startswith("-"):
+                pos.append(a)
         return (self.path(pos[0]) if pos else None), args
 
     def do_meson(self, args, env):
@@ -430,8 +443,8 @@ meson setup build -Dno_such_option=true
 meson setup build && meson test -C build --suite no-such-suite
 ```
 
-Inline: `tests/vm/build-kernel.sh bogus`, `DDCTL_KBASE=9.9 tests/vm/build-kernel.sh stock`,
-`tests/vm/vmtest.py patched --base 9.9`, `DDCTL_ARCH=sparc tests/vm/demo.sh`,
+Inline: `tests/vm/kernels/build-kernel.sh bogus`, `DDCTL_KBASE=9.9 tests/vm/kernels/build-kernel.sh stock`,
+`tests/vm/harness/vmtest.py patched --base 9.9`, `DDCTL_ARCH=sparc tests/vm/demo.sh`,
 `tests/deps.sh nosuchgroup`, `sudo apt-get install ./ddctl_*.deb ./libnothing0_*.deb`,
 `git clone . /tmp/x && cd /tmp/y`, `tests/vm/no-such-script.sh now`.
 

@@ -5,7 +5,7 @@
 # build-kernel.sh stock|patched|part1|debug|stock-debug
 #
 # Builds a guest kernel for the ddctl VM tests from a Debian linux-source
-# tarball: `make tinyconfig` + tests/vm/kconfig.fragment (+ the
+# tarball: `make tinyconfig` + tests/vm/kernels/kconfig.fragment (+ the
 # kconfig-$ARCH.fragment of a non-x86 target), and for "patched" the series
 # in kernel-patches/$BASE/ on top; "part1" applies only the first
 # $DDCTL_PART1_PATCHES (default 4: 0001-0004, part 1 of the series) entries
@@ -47,7 +47,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
 KIND=${1:-}
 BASE=${DDCTL_KBASE:-6.12}
 ARCH=${DDCTL_ARCH:-x86_64}
@@ -55,7 +55,7 @@ case "$BASE" in
 6.12) TARBALL=${DDCTL_KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
       GETSRC="apt-get install linux-source-6.12, or run tests/vm/deps.sh" ;;
 7.2)  TARBALL=${DDCTL_KSRC_TARBALL:-${DDCTL_SRCCACHE:-/var/cache/ddctl/src}/linux-source-7.2.tar.xz}
-      GETSRC="run tests/vm/fetch-source.sh 7.2" ;;
+      GETSRC="run tests/vm/kernels/fetch-source.sh 7.2" ;;
 *) echo "build-kernel.sh: DDCTL_KBASE=$BASE: 6.12 or 7.2" >&2; exit 2 ;;
 esac
 case "$ARCH" in

@@ -28,11 +28,11 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
 from tap import Tap  # noqa: E402
 
-REPO = os.path.dirname(os.path.dirname(HERE))
-GUEST = os.path.join(HERE, "guest")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+GUEST = os.path.join(HERE, "..", "guest")
 OPERATORS = ("&&", "||", ";;", "|", ";", "&", "(", ")", "\n")
 # words after which the next word is a command
 COMMAND_START = {"then", "do", "else", "elif", "if", "while", "until", "!",

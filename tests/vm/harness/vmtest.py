@@ -10,14 +10,14 @@
 series (kernel-patches/BASE/); every TAP line names it.  Logs of a base
 other than 6.12 go to LOGDIR/BASE/.
 
-Builds/reuses the kernel (tests/vm/build-kernel.sh), the test modules and
+Builds/reuses the kernel (tests/vm/kernels/build-kernel.sh), the test modules and
 an initramfs, boots the guest with tests/vm/guest/suite.sh and reports:
   boot            guest ran to the end (hang: retried once; patched hangs
                   twice -> the stock kernel is booted to say whose hang)
   a  sanity-*     vCPUs == requested, control file readable, >1000 sites
   d  dyndbg-*     dyndbg=+p on insmod, MOD.dyndbg= and dyndbg= at boot
   b  ddctl-*      the ddctl CLI in the guest (skip: binary missing)
-  c  predict-*    for every query set in tests/vm/querysets.txt the
+  c  predict-*    for every query set in tests/vm/guest/querysets.txt the
                   prediction of `ddctl --check --json set` equals the real
                   change of the control file (patched: the kernel applies
                   the raw query; stock: `ddctl set` applies it)
