@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-"""Every command line README.md gives still parses and reaches its first
-real step (TAP), so that a documented command cannot rot silently.
+"""Every command line README.md and tests/vm/README.md give still parses
+and reaches its first real step (TAP), so that a documented command cannot
+rot silently.
 
 The commands are read from the README's ```sh blocks (comments dropped,
 continued lines joined) and from its inline `code` that starts with a
@@ -24,7 +25,11 @@ directories, `sudo` and `nohup` dropped:
   lintian, apt-get ./X_*.deb   the file names match debian/control's packages
 ddctl's own commands (ddctl, systemctl, ...) are the CLI suites' business.
 
-    test_documented_commands.py [README...]   (default: README.md)
+An inline command whose build directory no step before it set up gets one
+with every suite registered.
+
+    test_documented_commands.py [README...]
+        (default: README.md and tests/vm/README.md)
 """
 import glob
 import itertools
@@ -54,6 +59,7 @@ NOT_CHECKED = {"ddctl", "systemctl", "pkg-config", "dmesg", "modprobe",
 KNOWN = {"meson", "ninja", "git", "cd", "dpkg-buildpackage", "lintian",
          "apt-get", "sudo", "nohup"}
 TIMEOUT = 120
+ALL_SUITES = ["-Dvm=true", "-Dvm_all=true", "-Dvm_debug=true", "-Dvm_arm64=true"]
 # meson options whose value is the next word
 VALUE_OPTIONS = {"--cross-file", "--native-file", "--prefix", "--libdir",
                  "--buildtype", "--backend", "--wrap-mode", "-D"}
@@ -309,6 +315,14 @@ class Runner:
                 pos.append(a)
         return (self.path(pos[0]) if pos else None), args
 
+    def configured(self, d):
+        """An inline command's build dir that no earlier step set up: set it
+        up with every suite registered (the README's steps each turn one on)."""
+        if os.path.exists(os.path.join(d, "build.ninja")):
+            return ""
+        rc, out = self.run(["meson", "setup", d] + ALL_SUITES)
+        return "" if rc == 0 else f"meson setup {d} failed:\n{out[-800:]}"
+
     def do_meson(self, args, env):
         sub, rest = (args[0], args[1:]) if args else ("", [])
         if sub in ("setup", "configure"):
@@ -326,23 +340,35 @@ class Runner:
             return rc == 0, f"meson {sub} {' '.join(rest)}: status {rc}\n{out.strip()[-1500:]}"
         if sub == "compile":
             d, rest = self.builddir(rest)
+            err = self.configured(d)
+            if err:
+                return False, err
             targets = [a for a in rest if not a.startswith("-")]
             rc, out = self.run(["ninja", "-n", "-C", d] + targets)
             return rc == 0, f"ninja -n -C {d} {' '.join(targets)}: status {rc}\n{out.strip()[-800:]}"
         if sub == "test":
             d, rest = self.builddir(rest)
+            err = self.configured(d)
+            if err:
+                return False, err
             rest = [a for a in rest if a not in ("-v", "--verbose", "--print-errorlogs")]
             rc, out = self.run(["meson", "test", "-C", d, "--no-rebuild", "--list"] + rest)
             ok = rc == 0 and out.strip() != ""
             return ok, f"meson test -C {d} --list {' '.join(rest)}: status {rc}\n{out.strip()[-800:] or '(no tests)'}"
         if sub == "install":
             d, rest = self.builddir(rest)
+            err = self.configured(d)
+            if err:
+                return False, err
             rc, out = self.run(["meson", "introspect", d, "--installed"])
             return rc == 0 and out.strip() not in ("", "{}"), f"meson introspect {d} --installed: status {rc}"
         return False, f"meson {sub}: no check for it"
 
     def do_ninja(self, args, env):
         d, rest = self.builddir(args)
+        err = self.configured(d)
+        if err:
+            return False, err
         rc, out = self.run(["ninja", "-n", "-C", d] + rest)
         return rc == 0, f"ninja -n -C {d} {' '.join(rest)}: status {rc}\n{out.strip()[-800:]}"
 
@@ -455,7 +481,8 @@ dpkg-buildpackage --no-such-option
 
 
 def main():
-    readmes = sys.argv[1:] or [os.path.join(REPO, "README.md")]
+    readmes = sys.argv[1:] or [os.path.join(REPO, "README.md"),
+                               os.path.join(REPO, "tests", "vm", "README.md")]
     tap = Tap()
     scratch = tempfile.mkdtemp(prefix="ddctl-doc-commands-")
     try:
