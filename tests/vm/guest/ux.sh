@@ -46,8 +46,9 @@ else
 		wpid=$!
 		sleep 1
 		load ddctl_sites_256
+		# (up to 15 s: a loaded host slows the guest's module load and watch)
 		n=1
-		while [ $n -le 20 ] && ! grep -q '"keys_patched"' $OUT/ux-watch.json; do
+		while [ $n -le 60 ] && ! grep -q '"keys_patched"' $OUT/ux-watch.json; do
 			usleep 250000; n=$((n + 1))
 		done
 		kill $wpid 2>/dev/null; wait $wpid 2>/dev/null

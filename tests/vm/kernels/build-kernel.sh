@@ -196,7 +196,7 @@ else
 	if [ -z "$ARCH_FRAGMENT" ]; then
 		log "this takes 6-10 min on 2 cores the first time (less with more cores); once, then it is cached"
 	else
-		log "this takes 25-45 min on 2 cores the first time (a cross build; less with more cores); once, then it is cached"
+		log "this takes 18-35 min on 2 cores the first time (a cross build; less with more cores); once, then it is cached"
 	fi
 fi
 printf '%s\n' "$info" > "$OUT/info"
