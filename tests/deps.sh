@@ -76,13 +76,14 @@ fi
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
+FETCH=$(dirname "$0")/vm/kernels/fetch-source.sh
 # the 7.2 source is not a package of this machine's suite: fetched (download
 # only) from Debian unstable into the kernel build cache
 fetch_sources() {
 	local g
 	for g in "${groups[@]}"; do
 		if [ "$g" = vm ] && [ "${DDCTL_SKIP_KSRC72:-0}" != 1 ]; then
-			$SUDO "$(dirname "$0")/vm/fetch-source.sh" 7.2 >/dev/null
+			$SUDO "$FETCH" 7.2 >/dev/null
 		fi
 	done
 }
@@ -106,6 +107,10 @@ if [ $print = missing ]; then
 fi
 if [ $print = dry ]; then
 	echo "deps.sh: dry run: groups ${groups[*]}: ${#want[@]} packages, would install: ${missing[*]:-nothing}"
+	case " ${groups[*]} " in *" vm "*)
+		[ -x "$FETCH" ] || { echo "deps.sh: $FETCH is missing" >&2; exit 1; }
+		echo "deps.sh: dry run: would run $FETCH 7.2" ;;
+	esac
 	exit 0
 fi
 updated=0
