@@ -6,9 +6,9 @@
 #
 # Does every patch of a series boot on its own?  On the pristine tarball of
 # its base (as check-series.sh), `git am` one patch at a time; after each,
-# build the test VM's kernel (tinyconfig + tests/vm/kconfig.fragment, the
+# build the test VM's kernel (tinyconfig + tests/vm/kernels/kconfig.fragment, the
 # "patched" kernel of the VM suite) incrementally in one build directory,
-# boot it under QEMU with guest/smoke.sh (tests/vm/run-vm.py, 4 vCPUs) and
+# boot it under QEMU with guest/smoke.sh (tests/vm/harness/run-vm.py, 4 vCPUs) and
 # print one line per patch. The base itself is booted first, as patch 0.
 #   DDCTL_BOOT_FROM=N   boot from patch N on (the earlier ones are applied
 #                       and built over, not booted; default 0)
@@ -34,11 +34,11 @@ export DDCTL_KBASE=$BASE
 FROM=${DDCTL_BOOT_FROM:-0}
 DDCTL=${DDCTL_DDCTL:-$REPO/build/cli/ddctl}
 JOBS=${JOBS:-$(nproc)}
-FRAGMENT=$REPO/tests/vm/kconfig.fragment
+FRAGMENT=$REPO/tests/vm/kernels/kconfig.fragment
 fail=0
 say() { echo "boot-series: $*"; }
 die() { say "$*"; exit 2; }
-[ -r "$TARBALL" ] || die "kernel source $TARBALL not found (tests/vm/build-kernel.sh says how to get it)"
+[ -r "$TARBALL" ] || die "kernel source $TARBALL not found (tests/vm/kernels/build-kernel.sh says how to get it)"
 [ -x "$DDCTL" ] || die "no ddctl at $DDCTL (meson setup build && ninja -C build, or DDCTL_DDCTL=)"
 # kconfig asks about an option a patch adds on stdin: never the series
 exec </dev/null
@@ -100,7 +100,7 @@ boot_one() {
 	"${GIT[@]}" log --format=%s | grep -q 'negated match-specs' && append="$append ddctl.negation=1"
 	[ -f Documentation/netlink/specs/dyndbg.yaml ] && append="$append ddctl.netlink=1"
 	rm -rf "$W/log-$nn"
-	if DDCTL_KDIR=$k python3 "$REPO/tests/vm/run-vm.py" --kind patched --script smoke \
+	if DDCTL_KDIR=$k python3 "$REPO/tests/vm/harness/run-vm.py" --kind patched --script smoke \
 		--sizes 256 --timeout 300 --logdir "$W/log-$nn" --ddctl "$DDCTL" \
 		--append "${append# }" > "$W/boot-$nn.txt" 2>&1 &&
 	   missing_results "$W/boot-$nn.txt"; then

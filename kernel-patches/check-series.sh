@@ -13,7 +13,7 @@
 #     patch touches, compiled with -Werror, and
 #     after the last patch the whole kernel, linked;
 #   - tools/net/ynl/ynl-regen.sh -f leaves the generated files unchanged.
-# Configurations (tinyconfig + tests/vm/kconfig.fragment, then):
+# Configurations (tinyconfig + tests/vm/kernels/kconfig.fragment, then):
 #   default, NET=n, JUMP_LABEL=n, DYNAMIC_DEBUG_CORE=y without
 #   DYNAMIC_DEBUG, MODULES=n.
 # Prints one line per patch and configuration; exit 1 when one fails.
@@ -58,7 +58,7 @@ for c in $configs; do
 	o=$W/o-$c
 	mkdir -p "$o"
 	make -s O="$o" tinyconfig >/dev/null
-	cp "$REPO/tests/vm/kconfig.fragment" "$o/frag"
+	cp "$REPO/tests/vm/kernels/kconfig.fragment" "$o/frag"
 	case $c in
 	net-n) printf 'CONFIG_NET=n\n' >> "$o/frag" ;;
 	jump-label-n) printf 'CONFIG_JUMP_LABEL=n\n' >> "$o/frag" ;;

@@ -12,10 +12,13 @@
 # then prints the totals over everything as "N passed, N failed".
 # DDCTL_SKIP_VM=1 leaves out the QEMU suite (for quick local runs);
 # DDCTL_SKIP_PKG=1 leaves out the Debian packages (and their build tools);
+# DDCTL_SKIP_CROSS=1 the arm64 cross toolchain and the tools suite's
+# arm64-build test (the arm64 demo's build step, no kernel);
 # DDCTL_VM_DEBUG=1 adds the patched kernel with PROVE_LOCKING (vm-debug).
 # The vm suite runs the stock and patched 6.12 kernels (vm-stock, vm-patched)
 # and the patched 7.2 kernel (vm-patched-7.2); DDCTL_VM_ALL=1 adds the stock
 # 7.2 kernel (vm-stock-7.2).
+# DDCTL_DRY_RUN=1 says what it would install and run, and stops.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -26,6 +29,17 @@ fuzz_runs=${DDCTL_FUZZ_RUNS:-20000}
 export DDCTL_VM_STRICT=${DDCTL_VM_STRICT:-1}
 suites=(--suite unit --suite cli --suite shell --suite tools)
 [ "${DDCTL_SKIP_VM:-0}" = 1 ] || suites+=(--suite vm)
+if [ "${DDCTL_DRY_RUN:-0}" = 1 ]; then
+	echo "run-all: dry run: would run, in $top:"
+	echo "run-all:   build/ (-Dvm=$([ "${DDCTL_SKIP_VM:-0}" = 1 ] && echo false || echo true)): meson test ${suites[*]}"
+	echo "run-all:   build-asan/: --suite unit --suite cli --suite shell; build-fuzz/: $fuzz_runs runs per target"
+	echo "run-all:   Debian packages: $([ "${DDCTL_SKIP_PKG:-0}" = 1 ] && echo skipped || echo tests/pkg/check-deb.sh); benchmarks"
+	[ "${DDCTL_SKIP_VM:-0}" = 1 ] || for k in "stock 6.12" "patched 6.12" "patched 7.2"; do
+		set -- $k
+		DDCTL_KBASE=$2 DDCTL_DRY_RUN=1 tests/vm/kernels/build-kernel.sh $1 2>&1 >/dev/null | sed 's/^/run-all:   /'
+	done
+	exit 0
+fi
 status=0
 logs=()
 

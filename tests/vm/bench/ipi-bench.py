@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-"""IPI benchmark of issues 3 and 4: stock vs part 1 vs part 2 (6.12),
+"""IPI benchmark, per key toggle and per transaction: stock vs part 1 vs part 2 (6.12),
 static-key toggles.
 
   tests/vm/bench/ipi-bench.py [--ms 2,3,4,5] [--ks b,2000,20000] [--reps 3]
@@ -13,7 +13,7 @@ static-key toggles.
 --base (default $DDCTL_KBASE, else 6.12) picks the kernel base and its
 series, as for vmtest.py; the raw file records it in a "# base" line.
 
-Issue 4 (three kernels, transactions, netlink):
+Transactions (three kernels, netlink):
   tests/vm/bench/ipi-bench.py --kinds stock,part1,patched --modes z,p \
         --ks 100,2000,20000 --ms 2,3,4,5 ...
   modes z (net-zero "ON ; OFF", one write) and p ("ON" one write, reset
@@ -28,7 +28,7 @@ Issue 4 (three kernels, transactions, netlink):
   netlink kinds) for the noise floor: the same bracket around nothing
   (around a netlink dry run that matches nothing), per K and kind.
 
-Issue 3 (the defaults, modes a,b):
+Per key toggle (the defaults, modes a,b):
 
 Builds (or reuses) the stock and patched kernels, the ddctl_sites_K modules
 and a bench initramfs through the existing harness (build-kernel.sh,
@@ -58,7 +58,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "harness"))
 import vmlib  # noqa: E402
 
 BENCH_RE = re.compile(r"^BENCH (.*)$")
@@ -83,7 +83,7 @@ def sync_ipis(m):
 
 
 def model4(kind, m, keys, mode):
-    """issue 4: IPIs per transaction; mode z = net-zero (2 toggles of each
+    """IPIs per transaction; mode z = net-zero (2 toggles of each
     key), p = one toggle of each key"""
     toggles = 2 if mode.endswith("z") else 1
     if kind == "stock":
@@ -121,7 +121,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=3600,
                     help="per boot, seconds")
     ap.add_argument("--modes", default="a,b",
-                    help="a,b (issue 3) or z,p (issue 4); see above")
+                    help="a,b (per key toggle) or z,p (transactions); see above")
     ap.add_argument("--nl-kinds", default="patched",
                     help="kinds that also run the netlink modes nz/np "
                          "(only with --modes z,p)")
@@ -159,10 +159,10 @@ def main():
     sizes = [int(k) for k in ks if k != "b"]
     modes = a.modes.split(",")
     nl_kinds = a.nl_kinds.split(",") if a.nl_kinds else []
-    issue4 = any(x in ("z", "p", "e") for x in modes)
+    transactions = any(x in ("z", "p", "e") for x in modes)
 
     def kind_modes(kind):
-        if not issue4:
+        if not transactions:
             return modes if modes != ["a", "b"] else None
         return modes + (["n" + x for x in modes if x in ("z", "p", "e")]
                         if kind in nl_kinds else [])
@@ -176,7 +176,7 @@ def main():
                               f".cpio.gz")
         # no ddctl binary: the benchmark writes the control file itself;
         # the netlink modes need nlexec (copied from ddctl's build dir)
-        nl = issue4 and kind in nl_kinds
+        nl = transactions and kind in nl_kinds
         if nl and not os.path.exists(os.path.join(
                 os.path.dirname(a.ddctl), "..", "tests", "vm", "nlexec")):
             sys.exit(f"netlink modes: no tests/vm/nlexec next to {a.ddctl} "
@@ -252,10 +252,10 @@ def main():
                     for k in todo:
                         if k != "b":
                             r_k.setdefault(k, r_reps)
-                (print_table4 if issue4 else print_table)(runs, None,
+                (print_table4 if transactions else print_table)(runs, None,
                                                           partial=True)
     print()
-    (print_table4 if issue4 else print_table)(runs, problems)
+    (print_table4 if transactions else print_table)(runs, problems)
     return 0 if not problems else 1
 
 
@@ -312,7 +312,7 @@ def ratio(x, y):
 
 
 def print_table4(runs, problems, partial=False):
-    """issue 4: one row per (K, M, set): stock | part 1 | part 2 ctl |
+    """One row per (K, M, set): stock | part 1 | part 2 ctl |
     part 2 netlink"""
     cells = collect(runs)
     if not cells:
@@ -322,7 +322,7 @@ def print_table4(runs, problems, partial=False):
             ("p2 ctl", "patched", ""), ("p2 nl", "patched", "n"))
     ks = sorted({c[0] for c in cells}, key=lambda k: -1 if k == "b" else int(k))
     ms = sorted({c[1] for c in cells})
-    print(("partial " if partial else "") + "table (issue 4):")
+    print(("partial " if partial else "") + "table (transactions):")
     hdr = ("| K | keys | M | cpus | set | R s/1/2c/2n | CAL stock | CAL part1 "
            "| CAL p2 ctl | CAL p2 nl | model stock | model part1 | model p2 "
            "| stock/part1 | stock/p2 ctl | part1/p2 ctl | p2 ctl/p2 nl "

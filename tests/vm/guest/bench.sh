@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-# IPI benchmark (issue 3), guest half; driven by tests/vm/bench/ipi-bench.py.
+# IPI benchmark, guest half; driven by tests/vm/bench/ipi-bench.py.
 # Not a test: it asserts nothing about speed, it only prints numbers.
 #
 # Kernel command line (ddctl.X=V -> $DDCTL_X, see guest/init):
@@ -13,12 +13,12 @@
 #   ddctl.reps=3            repetitions of (a) and of (b) per key set
 #   ddctl.repsN=R           repetitions for key set N (overrides reps)
 #   ddctl.modes=a,b         what is measured per repetition, in this order:
-#       a   one write(2) of "ON ; OFF" (issue 3)
-#       b   two writes, "ON" then "OFF" (issue 3)
-#       z   = a: the net-zero set "ON ; OFF" in one write (issue 4)
+#       a   one write(2) of "ON ; OFF" (per key toggle)
+#       b   two writes, "ON" then "OFF" (per key toggle)
+#       z   = a: the net-zero set "ON ; OFF" in one write (transactions)
 #       p   one write of "ON" (turns the keys on); the reset "RESET"
 #           (ddctl_sites_N: "module ddctl_sites_N =_") is written after the
-#           idle interval, outside the measurement (issue 4)
+#           idle interval, outside the measurement (transactions)
 #       nz  "ON ; OFF" as one DYNDBG_CMD_EXEC over netlink (nlexec; part 2)
 #       np  "ON" as one DYNDBG_CMD_EXEC over netlink, reset as for p
 #       e   nothing: the empty bracket (its residual after the idle

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-# Scoped debugging (issue 14): ddctl follow / run against the real kernel
+# Scoped debugging: ddctl follow / run against the real kernel
 # log, with test_dynamic_debug's do_prints parameter making its sites print
 # on demand; every exit path puts the sites back; a SIGKILLed session is
 # restored by `ddctl sessions --restore` and by ddctl.service's start

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-# Formats the control file prints raw (issue 12 item 15): the module
-# ddctl_formats (tests/vm/gen-module.py formats) has two backslash bytes
+# Formats the control file prints raw: the module
+# ddctl_formats (tests/vm/kernels/gen-module.py formats) has two backslash bytes
 # before %s as cifs does, raw quotes, a backslash before a quote, before
 # octal-looking digits, before n and at the end. ddctl lists them as the
 # kernel prints them, and for every query below the sites ddctl --check
@@ -62,7 +62,7 @@ module ddctl_formats +p; module ddctl_formats !format \\ -p
 EOF
 reset_all
 
-# every query set of tests/vm/querysets.txt, the modules of the suite loaded
+# every query set of tests/vm/guest/querysets.txt, the modules of the suite loaded
 # (the suite's predict-* compares the same on the host; this runs alone,
 # with a before/after diff of the whole control file per set)
 load_std

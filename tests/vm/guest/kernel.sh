@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-# Kernel series v2 (issue 9): the review's defects, guest side. Sourced by
+# Kernel series v2: the review's defects, guest side. Sourced by
 # suite.sh last. Skipped on kernels without the dyndbg netlink family.
 #   k-dump-filter-module   a dump filtered by one large module ends, once per site
 #   k-dump-filter-negated  a dump filtered by !module virtio* ends, right sites

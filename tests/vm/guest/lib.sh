@@ -15,9 +15,15 @@ ok()    { echo "@@DDCTL@@ RESULT ok $1"; }
 notok() { echo "@@DDCTL@@ RESULT not ok $1 # $2"; }
 skip()  { echo "@@DDCTL@@ RESULT skip $1 # $2"; }
 note()  { echo "@@DDCTL@@ NOTE $*"; }
-check() { # check NAME REASON-IF-FAILED COMMAND...
-	n=$1; r=$2; shift 2
-	if "$@"; then ok "$n"; else notok "$n" "$r"; fi
+# check NAME REASON-IF-FAILED COMMAND...: ok NAME if COMMAND succeeds.
+# COMMAND is one simple command: a compound condition goes inside it
+# (eval '[ ... ] && cmp ...', or a function), never after the check, where
+# its result would be thrown away (tests/vm/harness-tests/test_guest_checks.py lints it).
+# The caller's variables stay as they were for an eval'ed COMMAND.
+check() {
+	local _check_name="$1" _check_why="$2"
+	shift 2
+	if "$@"; then ok "$_check_name"; else notok "$_check_name" "$_check_why"; fi
 }
 
 has_ddctl() { command -v ddctl >/dev/null 2>&1; }

@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-# The shell and persistent settings against the real kernel (issues 5, 6).
+# The shell and persistent settings against the real kernel.
 # Sourced by suite.sh.
 SETTESTS="sh-begin-commit sh-undo sh-error-line cfg-apply-config cfg-save-restore \
 cfg-watch cfg-persist-modprobe"
+# standalone (run-vm.py --script settings): the helpers and the usual modules
+if [ -z "$CONTROL" ]; then
+	. /ddctl-tests/lib.sh
+	load_std
+	load ddctl_sites_2000 || note "insmod ddctl_sites_2000 failed"
+fi
 
 # unclassed sites of module $1 whose flags are not $2
 not_flags() {
@@ -35,7 +41,7 @@ else
 	rc=$?
 	b1=$(not_flags test_dynamic_debug =p); b2=$(not_flags virtio_ring =_)
 	check sh-error-line "rc=$rc, $b1 line-1 sites not set, $b2 line-3 sites touched: $(cat $OUT/sh3.txt | tr '\n' ' ')" \
-		[ $rc = 2 -a "$b1" = 0 -a "$b2" = 0 ] && grep -q 'line 2: query 1 "modul x +p"' $OUT/sh3.txt
+		eval '[ $rc = 2 -a "$b1" = 0 -a "$b2" = 0 ] && grep -q "line 2: query 1 \"modul x +p\"" $OUT/sh3.txt'
 
 	# configuration drop-ins: /etc overrides /usr/lib of the same name;
 	# "ddctl apply-config" is what ddctl.service runs at boot

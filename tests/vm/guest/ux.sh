@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
 # ddctl adds nothing to the kernel log that the user's queries did not cause
-# (issue 13 item 1): info, a shell start and a negated set, run twice.
+# info, a shell start and a negated set, run twice.
 # Sourced by suite.sh; also runs alone (run-vm.py --script ux).
 . /ddctl-tests/lib.sh
 
@@ -37,7 +37,7 @@ else
 		[ $on -gt 0 -a $on -ge $((total - classed)) ]
 	reset_all
 
-	# watch --json: one line per module load, the set's keys (issue 13 item 6)
+	# watch --json: one line per module load, the set's keys
 	if [ -e $MODDIR/ddctl_sites_256.ko ]; then
 		mkdir -p /etc/ddctl.d
 		echo 'module ddctl_sites_256 =p' > /etc/ddctl.d/90-ux.conf
@@ -46,8 +46,9 @@ else
 		wpid=$!
 		sleep 1
 		load ddctl_sites_256
+		# (up to 15 s: a loaded host slows the guest's module load and watch)
 		n=1
-		while [ $n -le 20 ] && ! grep -q '"keys_patched"' $OUT/ux-watch.json; do
+		while [ $n -le 60 ] && ! grep -q '"keys_patched"' $OUT/ux-watch.json; do
 			usleep 250000; n=$((n + 1))
 		done
 		kill $wpid 2>/dev/null; wait $wpid 2>/dev/null

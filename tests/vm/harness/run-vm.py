@@ -5,7 +5,7 @@
 
   run-vm.py [--kind stock|patched] [--smp 4] [--mem 512] [--timeout 300]
             [--script NAME] [--append 'k=v ...'] [--logdir build/vm-logs]
-            [--ddctl build/cli/ddctl] [--sizes 256,2000,20000]
+            [--ddctl build/cli/ddctl] [--sizes 256,2000,20000] [--dry-run]
 
 Builds (or reuses from /var/cache/ddctl) the kernel, the test modules and
 the initramfs, boots QEMU (TCG), retries once on a hang (and, for the
@@ -38,8 +38,15 @@ def main():
                                                     "cli", "ddctl"))
     ap.add_argument("--sizes", default=",".join(map(str, vmlib.MODULE_SIZES)),
                     help="the ddctl_sites_K modules to build (K,K,...)")
+    ap.add_argument("--dry-run", action="store_true",
+                    default=os.environ.get("DDCTL_DRY_RUN") == "1",
+                    help="say what would boot and stop (DDCTL_DRY_RUN=1)")
     a = ap.parse_args()
     sizes = tuple(int(k) for k in a.sizes.split(",") if k)
+    if a.dry_run:
+        return vmlib.dry_run("run-vm", a.kind, (
+            f"guest/{a.script}.sh on {a.kind} {vmlib.BASE} {vmlib.ARCH}, "
+            f"-smp {a.smp}, append '{a.append}', modules {sizes}"))
     try:
         b = vmlib.boot_kind(a.kind, a.script, os.path.abspath(a.logdir),
                             ddctl=a.ddctl, sizes=sizes, smp=a.smp, mem=a.mem,

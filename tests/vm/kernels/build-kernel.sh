@@ -5,7 +5,7 @@
 # build-kernel.sh stock|patched|part1|debug|stock-debug
 #
 # Builds a guest kernel for the ddctl VM tests from a Debian linux-source
-# tarball: `make tinyconfig` + tests/vm/kconfig.fragment (+ the
+# tarball: `make tinyconfig` + tests/vm/kernels/kconfig.fragment (+ the
 # kconfig-$ARCH.fragment of a non-x86 target), and for "patched" the series
 # in kernel-patches/$BASE/ on top; "part1" applies only the first
 # $DDCTL_PART1_PATCHES (default 4: 0001-0004, part 1 of the series) entries
@@ -38,6 +38,8 @@
 # the cache path. The last line printed on stdout is always the cache path.
 #
 # Concurrent invocations for the same key serialise on a flock.
+# DDCTL_DRY_RUN=1: check the arguments, compute the key, say whether that
+# kernel is cached, print the cache path and stop (nothing is written).
 
 # The whole script is one brace group, so bash parses it completely before
 # running it: editing this file while a (10 minute) build runs is safe.
@@ -45,7 +47,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
 KIND=${1:-}
 BASE=${DDCTL_KBASE:-6.12}
 ARCH=${DDCTL_ARCH:-x86_64}
@@ -53,7 +55,7 @@ case "$BASE" in
 6.12) TARBALL=${DDCTL_KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
       GETSRC="apt-get install linux-source-6.12, or run tests/vm/deps.sh" ;;
 7.2)  TARBALL=${DDCTL_KSRC_TARBALL:-${DDCTL_SRCCACHE:-/var/cache/ddctl/src}/linux-source-7.2.tar.xz}
-      GETSRC="run tests/vm/fetch-source.sh 7.2" ;;
+      GETSRC="run tests/vm/kernels/fetch-source.sh 7.2" ;;
 *) echo "build-kernel.sh: DDCTL_KBASE=$BASE: 6.12 or 7.2" >&2; exit 2 ;;
 esac
 case "$ARCH" in
@@ -79,6 +81,12 @@ stock|patched|part1|debug|stock-debug) ;;
 *) echo "usage: $0 stock|patched|part1|debug|stock-debug" >&2; exit 2 ;;
 esac
 
+DRY=${DDCTL_DRY_RUN:-0}
+if [ "$DRY" = 1 ] && [ ! -r "$TARBALL" ]; then
+	log "dry run: $KIND $BASE $ARCH: kernel source $TARBALL not found ($GETSRC); key unknown"
+	echo "$CACHE/unknown"
+	exit 0
+fi
 [ -r "$TARBALL" ] || die "kernel source $TARBALL not found ($GETSRC)"
 [ -r "$FRAGMENT" ] || die "config fragment $FRAGMENT not found"
 [ -z "$ARCH_FRAGMENT" ] || [ -r "$ARCH_FRAGMENT" ] || die "config fragment $ARCH_FRAGMENT not found"
@@ -102,7 +110,7 @@ if [ "$KIND" != stock ] && [ "$KIND" != stock-debug ]; then
 	fi
 fi
 
-mkdir -p "$CACHE"
+[ "$DRY" = 1 ] || mkdir -p "$CACHE"
 
 # Tarball checksum: hashing 150 MB costs ~0.5 s, but cache it by size+mtime
 # anyway so a rerun is as cheap as possible.
@@ -114,7 +122,8 @@ if [ -f "$tb_sumfile" ] && [ "$(head -n1 "$tb_sumfile")" = "$TARBALL $tb_stat" ]
 fi
 if [ -z "$tb_sum" ]; then
 	tb_sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
-	printf '%s\n%s\n' "$TARBALL $tb_stat" "$tb_sum" > "$tb_sumfile.$$" && mv "$tb_sumfile.$$" "$tb_sumfile"
+	[ "$DRY" = 1 ] ||
+		{ printf '%s\n%s\n' "$TARBALL $tb_stat" "$tb_sum" > "$tb_sumfile.$$" && mv "$tb_sumfile.$$" "$tb_sumfile"; }
 fi
 
 info=$( {
@@ -131,6 +140,16 @@ info=$( {
 } )
 key=$(printf '%s\n' "$info" | sha256sum | cut -d' ' -f1)
 OUT=$CACHE/$key
+
+if [ "$DRY" = 1 ]; then
+	if [ -f "$OUT/ok" ]; then
+		log "dry run: $KIND $BASE $ARCH: key $key: cached"
+	else
+		log "dry run: $KIND $BASE $ARCH: key $key: not built yet (would build it, ${#patches[@]} patches)"
+	fi
+	echo "$OUT"
+	exit 0
+fi
 
 if [ -f "$OUT/ok" ]; then
 	log "$KIND kernel up to date (cached)"
@@ -150,10 +169,19 @@ if [ -f "$OUT/ok" ]; then
 	exit 0
 fi
 
-# What a build costs, from the last one this cache saw: its time (info) and
-# its objects (build.log), for the estimate up front and the progress line.
-last=$(ls -td "$CACHE"/*/ok 2>/dev/null | head -n1 || true)
-last=${last%/ok}
+# What a build costs, from the last one of this architecture this cache saw
+# (an arm64 cross build takes 3-4 times an x86 one): its time (info) and its
+# objects (build.log), for the estimate up front and the progress line.
+last=
+for stamp in $(ls -td "$CACHE"/*/ok 2>/dev/null); do
+	if [ -z "$ARCH_FRAGMENT" ]; then
+		grep -q '^arch ' "${stamp%/ok}/info" 2>/dev/null && continue
+	else
+		grep -q "^arch $ARCH " "${stamp%/ok}/info" 2>/dev/null || continue
+	fi
+	last=${stamp%/ok}
+	break
+done
 last_secs=
 expected=1210   # objects of the stock tinyconfig + fragment build
 if [ -n "$last" ]; then
@@ -165,7 +193,11 @@ log "building $KIND kernel in $OUT (-j$JOBS)"
 if [ -n "$last_secs" ]; then
 	log "this takes about $(( (last_secs + 59) / 60 )) min (the last kernel build here took $last_secs s); once, then it is cached"
 else
-	log "this takes 6-10 min on 2 cores the first time (less with more cores); once, then it is cached"
+	if [ -z "$ARCH_FRAGMENT" ]; then
+		log "this takes 6-10 min on 2 cores the first time (less with more cores); once, then it is cached"
+	else
+		log "this takes 18-35 min on 2 cores the first time (a cross build; less with more cores); once, then it is cached"
+	fi
 fi
 printf '%s\n' "$info" > "$OUT/info"
 

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-"""tests/vm/vmlib.py without QEMU (TAP): the oops scan on x86 and arm64
+"""tests/vm/harness/vmlib.py without QEMU (TAP): the oops scan on x86 and arm64
 serial logs (arm64 prints "Call trace:", and an RCU stall report must not
-pass as clean), and the QEMU command line per architecture (issue 11)."""
+pass as clean), and the QEMU command line per architecture."""
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "harness"))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
 import vmlib  # noqa: E402
 from tap import Tap  # noqa: E402
 

@@ -26,7 +26,7 @@
 # key = sha256 of the selftest, YNL and spec/uapi files that go in.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
 KDIR=${1:?usage: build-kselftest.sh KDIR}
 SRC=$KDIR/src
 BASE=${DDCTL_KBASE:-6.12}

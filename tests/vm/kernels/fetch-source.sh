@@ -13,7 +13,8 @@
 # live in a mktemp directory; `apt-get download` fetches the .deb (verified
 # against the signed sid Release file with the machine's keyring) and
 # `dpkg -x` unpacks it there. Nothing is installed or upgraded from sid.
-# Idempotent: a no-op when the tarball is already there.
+# Idempotent: a no-op when the tarball is already there. DDCTL_DRY_RUN=1
+# says what it would fetch and stops.
 # 6.12 comes from the machine's own suite: `apt-get install linux-source-6.12`
 # (tests/deps.sh vm).
 set -euo pipefail
@@ -27,8 +28,14 @@ case "$VER" in
 esac
 DEST=${DDCTL_SRCCACHE:-/var/cache/ddctl/src}
 OUT=$DEST/linux-source-$VER.tar.xz
+DRY=
+[ "${DDCTL_DRY_RUN:-0}" != 1 ] || DRY="dry run: "
 if [ -s "$OUT" ]; then
-	echo "fetch-source.sh: $OUT already there"
+	echo "fetch-source.sh: $DRY$OUT already there"
+	exit 0
+fi
+if [ -n "$DRY" ]; then
+	echo "fetch-source.sh: dry run: would download linux-source-$VER from sid into $OUT"
 	exit 0
 fi
 mkdir -p "$DEST"

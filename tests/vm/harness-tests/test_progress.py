@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-"""tests/vm/kbuild-progress.sh, the kernel build's progress report (issue 13,
-item 11), with a fake `make` that prints kbuild lines (TAP output)."""
+"""tests/vm/kernels/kbuild-progress.sh, the kernel build's progress report, with a fake `make` that prints kbuild lines (TAP output)."""
 import os
 import pty
 import re
@@ -12,8 +11,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PROGRESS = os.path.join(HERE, "kbuild-progress.sh")
-sys.path.insert(0, os.path.join(HERE, ".."))
+PROGRESS = os.path.join(HERE, "..", "kernels", "kbuild-progress.sh")
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
 from tap import Tap  # noqa: E402
 
 tap = Tap()

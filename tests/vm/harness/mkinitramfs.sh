@@ -25,7 +25,8 @@
 
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
+GUEST=$(cd "$HERE/../guest" && pwd)
 KDIR= OUT= DDCTL=$REPO/build/cli/ddctl
 EXTRA=() KSDIR=
 while getopts "k:o:d:m:s:" o; do
@@ -163,16 +164,16 @@ if [ -n "$KSDIR" ] && [ -d "$KSDIR/dynamic_debug" ]; then
 fi
 
 # guest scripts and query sets
-cp "$HERE"/guest/*.sh "$R/ddctl-tests/"
+cp "$GUEST"/*.sh "$R/ddctl-tests/"
 cp "$REPO/data/ddctl.service.in" "$R/ddctl-tests/" # follow.sh runs its commands
-cp "$HERE/guest/init" "$R/init"
+cp "$GUEST/init" "$R/init"
 chmod +x "$R/init" "$R"/ddctl-tests/*.sh
-if [ -f "$HERE/querysets.txt" ]; then
+if [ -f "$GUEST/querysets.txt" ]; then
 	awk -v dir="$R/ddctl-tests/qsets" '
 		/^== / { n++; name = $2; f = sprintf("%s/%03d-%s.q", dir, n, name); printf "" > f; next }
 		/^#/ && !f { next }
 		f { print >> f }
-	' "$HERE/querysets.txt"
+	' "$GUEST/querysets.txt"
 fi
 
 (cd "$R" && find . -print0 | cpio --null -o -H newc --quiet -R 0:0) | gzip -1 > "$OUT.tmp"

@@ -8,7 +8,7 @@
 # -Dvm_arm64=true): cross-builds ddctl, libddctl, nlexec and nldump for
 # arm64 in XBUILDDIR (meson setup --cross-file cross/arm64-linux-gnu.ini,
 # once; ninja afterwards, so it follows the sources), then runs
-# DDCTL_ARCH=arm64 tests/vm/vmtest.py KIND --ddctl XBUILDDIR/cli/ddctl,
+# DDCTL_ARCH=arm64 tests/vm/harness/vmtest.py KIND --ddctl XBUILDDIR/cli/ddctl,
 # which cross-builds (or reuses) the arm64 kernel and modules and boots
 # qemu-system-aarch64 -M virt -cpu cortex-a57 (TCG). Prints TAP; skips
 # (1..0 # SKIP why) when the arm64 toolchain or libraries are missing
@@ -34,4 +34,4 @@ if ! ninja -C "$XB" cli/ddctl tests/vm/nlexec tests/vm/nldump > "$log" 2>&1; the
 	echo "not ok 1 - arm64-cross-build # ninja -C $XB failed"
 	exit 1
 fi
-DDCTL_ARCH=arm64 exec "$SRC/tests/vm/vmtest.py" "$KIND" --ddctl "$XB/cli/ddctl" "$@"
+DDCTL_ARCH=arm64 exec "$SRC/tests/vm/harness/vmtest.py" "$KIND" --ddctl "$XB/cli/ddctl" "$@"

@@ -4,20 +4,20 @@
 """The ddctl VM test suite (host side); prints TAP.
 
     vmtest.py stock|patched [--base 6.12|7.2] [--ddctl PATH] [--logdir DIR]
-              [--smp N]
+              [--smp N] [--dry-run]
 
 --base (default: $DDCTL_KBASE, else 6.12) picks the kernel base and its
 series (kernel-patches/BASE/); every TAP line names it.  Logs of a base
 other than 6.12 go to LOGDIR/BASE/.
 
-Builds/reuses the kernel (tests/vm/build-kernel.sh), the test modules and
+Builds/reuses the kernel (tests/vm/kernels/build-kernel.sh), the test modules and
 an initramfs, boots the guest with tests/vm/guest/suite.sh and reports:
   boot            guest ran to the end (hang: retried once; patched hangs
                   twice -> the stock kernel is booted to say whose hang)
   a  sanity-*     vCPUs == requested, control file readable, >1000 sites
   d  dyndbg-*     dyndbg=+p on insmod, MOD.dyndbg= and dyndbg= at boot
   b  ddctl-*      the ddctl CLI in the guest (skip: binary missing)
-  c  predict-*    for every query set in tests/vm/querysets.txt the
+  c  predict-*    for every query set in tests/vm/guest/querysets.txt the
                   prediction of `ddctl --check --json set` equals the real
                   change of the control file (patched: the kernel applies
                   the raw query; stock: `ddctl set` applies it)
@@ -263,11 +263,18 @@ def main():
     # per key toggle, each slow under emulation)
     ap.add_argument("--timeout", type=int,
                     default=1800 if vmlib.ARCH == "arm64" else 600)
+    ap.add_argument("--dry-run", action="store_true",
+                    default=os.environ.get("DDCTL_DRY_RUN") == "1",
+                    help="say what would boot and stop (DDCTL_DRY_RUN=1)")
     a = ap.parse_args()
     vmlib.set_base(a.base)
     logdir = os.path.abspath(a.logdir)
     if a.base != "6.12":
         logdir = os.path.join(logdir, a.base)
+    if a.dry_run:
+        return vmlib.dry_run("vmtest", a.kind, (
+            f"the guest suite on {a.kind} {a.base} {vmlib.ARCH}, -smp "
+            f"{a.smp}, ddctl {a.ddctl}, logs in {logdir}"))
     tap = Tap(a.base, PENDING.get(a.base) if a.kind != "stock" else None)
     print("TAP version 13")
     tap.diag(f"kernel base {a.base} ({a.kind}; series "

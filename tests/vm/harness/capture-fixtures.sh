@@ -5,7 +5,7 @@
 # 6.12 guest (see tests/fixtures/README.md).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
 LOGDIR=${LOGDIR:-$REPO/build/vm-logs}
 "$HERE/run-vm.py" --kind stock --script capture --smp 4 --logdir "$LOGDIR" \
 	--ddctl /nonexistent

@@ -25,7 +25,9 @@ import tarfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
+VM = os.path.dirname(HERE)              # tests/vm
+KERNELS = os.path.join(VM, "kernels")   # build-kernel.sh, gen-module.py ...
+REPO = os.path.dirname(os.path.dirname(VM))
 CACHE = os.environ.get("DDCTL_KCACHE", "/var/cache/ddctl/kernels")
 # The target (build-kernel.sh reads the same variables): kernel base
 # (6.12: the LTS backport in kernel-patches/6.12/, 7.2: the mainline series
@@ -104,7 +106,7 @@ def build_kernel(kind, use_kdir=True):
         if not os.path.exists(os.path.join(kdir, "ok")):
             raise Unavailable(f"DDCTL_KDIR={kdir} is not a finished build")
         return kdir
-    r = subprocess.run([os.path.join(HERE, "build-kernel.sh"), kind],
+    r = subprocess.run([os.path.join(KERNELS, "build-kernel.sh"), kind],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
     if r.returncode:
@@ -116,10 +118,26 @@ def build_kernel(kind, use_kdir=True):
     return r.stdout.strip().splitlines()[-1]
 
 
+def dry_run(prog, kind, what):
+    """DDCTL_DRY_RUN=1 (or --dry-run): say what PROG would boot, with the
+    kernel build-kernel.sh would use (its key, cached or not), and build
+    nothing.  Returns the exit status for PROG."""
+    print(f"{prog}: dry run: {what}")
+    if os.environ.get("DDCTL_KDIR"):
+        print(f"{prog}: dry run: kernel DDCTL_KDIR={os.environ['DDCTL_KDIR']}")
+        return 0
+    r = subprocess.run([os.path.join(KERNELS, "build-kernel.sh"), kind],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, env=dict(os.environ, DDCTL_DRY_RUN="1"))
+    for line in r.stdout.strip().splitlines()[:-1]:
+        print(f"{prog}: {line}")
+    return r.returncode
+
+
 def build_modules(kdir, sizes=MODULE_SIZES):
     # "formats": ddctl_formats, formats printed raw (guest/formats.sh)
     for k in list(sizes) + ["formats"]:
-        r = subprocess.run([os.path.join(HERE, "gen-module.py"), "--build",
+        r = subprocess.run([os.path.join(KERNELS, "gen-module.py"), "--build",
                             kdir, str(k)], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
         if r.returncode:
@@ -131,7 +149,7 @@ def build_kselftest(kdir):
     """The kernel's dynamic debug selftests (tools/testing/selftests/
     dynamic_debug/ of the series), built statically; returns their
     install dir, or None (the guest then skips them, with the reason)."""
-    r = subprocess.run([os.path.join(HERE, "build-kselftest.sh"), kdir],
+    r = subprocess.run([os.path.join(KERNELS, "build-kselftest.sh"), kdir],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
     if r.returncode:
