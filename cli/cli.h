@@ -19,6 +19,7 @@ enum {
 	EXIT_OK = 0,
 	EXIT_REFUSED = 1, /* the kernel or the system refused */
 	EXIT_USAGE = 2,   /* usage or query error */
+	EXIT_DIFFER = 1,  /* diff: the states differ (as diff(1)) */
 };
 
 /* What every command and the output share. */
@@ -26,6 +27,8 @@ struct cli {
 	struct ddctl_ctx *ctx;
 	bool json, check, verbose, quiet; /* how a command reports */
 	bool no_pager;
+	bool pretty;        /* --pretty: JSON indented */
+	int color;          /* --color: 0 auto (default), 1 always, 2 never */
 	bool in_shell;      /* messages and help for the shell */
 	unsigned int line;  /* shell: the script line being run, for messages */
 	struct ddctl_table *table; /* shell: the current state; NULL: read it */
@@ -47,6 +50,9 @@ struct cli_opts {
 	bool restore;       /* sessions */
 	bool boot;          /* save */
 	bool keep_going;    /* shell: go on after an error in a script */
+	bool full, no_legend; /* list, modules, sessions: nothing cut; no header */
+	bool yes;           /* set, follow, run: no question before a large set */
+	unsigned long long given; /* the dispatcher: the options given, by index */
 };
 
 /* How many arguments a command takes, and what it says otherwise. */
@@ -64,6 +70,8 @@ struct cli_command {
 	unsigned int bit;       /* which options apply: cli_option.commands */
 	struct cli_arity arity;
 	bool keep_dashdash;     /* "--" stays among the arguments (run) */
+	const char *grammar;    /* help: what the arguments are, or NULL */
+	const char *examples;   /* help: one or two, a line each, or NULL */
 };
 
 #endif

@@ -7,6 +7,7 @@
  * the tables. Argv mode and the shell (through struct shell_host) run
  * commands through the same entry, cli_run_command().
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include "dispatch.h"
 #include "ops/input.h"
 #include "ops/state.h"
+#include "output/json.h"
 #include "output/message.h"
 #include "output/suggest.h"
 #include "shell/shell.h"
@@ -30,7 +32,11 @@ enum {
 	C_APPLY_CONFIG = 1u << 7, C_PERSIST = 1u << 8, C_WATCH = 1u << 9,
 	C_MONITOR = 1u << 10, C_FOLLOW = 1u << 11, C_RUN = 1u << 12,
 	C_SESSIONS = 1u << 13, C_RESET = 1u << 14, C_DIFF = 1u << 15,
-	C_HELP = 1u << 16, C_COMPLETE = 1u << 17,
+	C_HELP = 1u << 16, C_COMPLETE = 1u << 17, C_STATUS = 1u << 18,
+	/* the commands that commit a set, and those that take queries with flags */
+	C_COMMIT = C_SET | C_FOLLOW | C_RUN | C_RESTORE | C_RESET | C_APPLY_CONFIG |
+		   C_SESSIONS | C_SHELL | C_WATCH,
+	C_FLAGS = C_SET | C_FOLLOW | C_RUN,
 };
 
 static int cmd_help(struct cli *cli, const struct cli_opts *opts, int argc, char **argv);
@@ -41,42 +47,68 @@ static int run_shell(struct cli *cli, const struct cli_opts *opts, int argc, cha
 
 static const struct cli_command commands[] = {
 	{ "list", cmd_list, "[QUERY]", "list callsites, or those QUERY's match-specs select",
-	  C_LIST, ANY, false },
+	  C_LIST, ANY, false,
+	  "QUERY is match-specs without flags, e.g. module NAME, func NAME, file PATH;\n"
+	  "several queries (';' or separate arguments) list the sites any selects",
+	  "ddctl list module xhci_hcd\nddctl list --enabled -o module,function,format" },
 	{ "set", cmd_set, "QUERY...", "apply the queries as one set",
-	  C_SET, { 1, -1, "set needs at least one query" }, false },
-	{ "modules", cmd_modules, "", "per module: callsites and how many are enabled",
-	  C_MODULES, ANY, false },
+	  C_SET, { 1, -1, "set needs at least one query" }, false,
+	  "QUERY is match-specs then flags: [func F] [file F] [module M] [format F]\n"
+	  "[line N[-M]] [class C] [+-=]FLAGS; a ';' argument or ';' in one separates queries",
+	  "ddctl set module xhci_hcd +p\nddctl set module usbcore +p ';' func hub_event -p" },
+	{ "modules", cmd_modules, "[PATTERN...]", "per module: callsites, how many are enabled, their classes",
+	  C_MODULES, ANY, false,
+	  "PATTERN: module names, with the kernel's wildcards * and ?",
+	  "ddctl modules\nddctl modules 'usb*'" },
 	{ "info", cmd_info, "", "the control file, kernel features and backend in use",
-	  C_INFO, NONE("info"), false },
+	  C_INFO, NONE("info"), false, NULL, "ddctl info\nddctl info --json" },
 	{ "shell", run_shell, "", "interactive shell (commands from stdin when not a terminal)",
-	  C_SHELL, NONE("shell"), false },
+	  C_SHELL, NONE("shell"), false, NULL, "ddctl shell\necho 'module xhci_hcd +p' | ddctl shell" },
 	{ "save", cmd_save, "[FILE]", "write the non-default state as a query script",
-	  C_SAVE, { 0, 1, "save takes at most one FILE" }, false },
+	  C_SAVE, { 0, 1, "save takes at most one FILE" }, false,
+	  "FILE: where the script goes (default: standard output)",
+	  "ddctl save /tmp/debug.conf\nddctl save --boot" },
 	{ "restore", cmd_restore, "FILE", "bring the state exactly to a saved script, as one set",
-	  C_RESTORE, { 1, 1, "restore needs one FILE ('-' is stdin)" }, false },
+	  C_RESTORE, { 1, 1, "restore needs one FILE ('-' is stdin)" }, false,
+	  "FILE: a script written by ddctl save ('-': standard input)",
+	  "ddctl --check restore /tmp/debug.conf" },
 	{ "apply-config", cmd_apply_config, "", "apply the ddctl.d configuration as one set (see ddctl.d(5))",
-	  C_APPLY_CONFIG, NONE("apply-config"), false },
+	  C_APPLY_CONFIG, NONE("apply-config"), false, NULL,
+	  "ddctl --check apply-config" },
 	{ "persist", cmd_persist, "[FILE]", "write the configuration as dyndbg= modprobe options",
-	  C_PERSIST, { 0, 1, "persist takes at most one FILE" }, false },
+	  C_PERSIST, { 0, 1, "persist takes at most one FILE" }, false,
+	  "FILE: the modprobe.d file (default: /etc/modprobe.d/ddctl.conf)",
+	  "ddctl --check persist" },
 	{ "watch", cmd_watch, "", "apply the configuration to each module as it loads",
-	  C_WATCH, NONE("watch"), false },
+	  C_WATCH, NONE("watch"), false, NULL, "ddctl watch" },
 	{ "monitor", cmd_monitor, "", "print the kernel's change notifications as they happen (netlink)",
-	  C_MONITOR, NONE("monitor"), false },
+	  C_MONITOR, NONE("monitor"), false, NULL, "ddctl monitor --json" },
 	{ "follow", cmd_follow, "QUERY...", "apply the queries, show the lines their callsites print, restore on exit",
-	  C_FOLLOW, { 1, -1, "follow needs at least one query, or -f FILE" }, false },
+	  C_FOLLOW, { 1, -1, "follow needs at least one query, or -f FILE" }, false,
+	  "QUERY as for set; the sites are restored when follow ends (Ctrl-C)",
+	  "ddctl follow module xhci_hcd +p\nddctl follow --stats 'func hub_event +p'" },
 	/* run checks its QUERY... -- COMMAND itself */
 	{ "run", cmd_run, "QUERY... -- COMMAND", "apply the queries while COMMAND runs, show their lines, restore",
-	  C_RUN, ANY, true },
+	  C_RUN, ANY, true,
+	  "QUERY as for set; COMMAND runs with the sites enabled, then they are restored",
+	  "ddctl run module usbcore +p -- lsusb" },
 	{ "sessions", cmd_sessions, "", "follow/run sessions; --restore undoes those whose process is gone",
-	  C_SESSIONS, { 0, 0, "sessions takes no arguments (--restore undoes ended sessions)" }, false },
+	  C_SESSIONS, { 0, 0, "sessions takes no arguments (--restore undoes ended sessions)" }, false,
+	  NULL, "ddctl sessions\nddctl sessions --restore" },
 	{ "reset", cmd_reset, "", "back to the state the kernel booted with (/run/ddctl/boot.conf)",
-	  C_RESET, NONE("reset"), false },
+	  C_RESET, NONE("reset"), false, NULL, "ddctl --check reset" },
+	{ "status", cmd_status, "", "what is on now: enabled sites per module, sessions, the boot configuration",
+	  C_STATUS, NONE("status"), false, NULL, "ddctl status\nddctl status --json" },
 	{ "diff", cmd_diff, "A B", "compare two saved states ('-': the live state) site by site",
-	  C_DIFF, { 2, 2, "diff needs two states: saved files or '-' for the live state" }, false },
+	  C_DIFF, { 2, 2, "diff needs two states: saved files or '-' for the live state" }, false,
+	  "A, B: scripts written by ddctl save, or '-' for the live state;\n"
+	  "exit status 0: the same, 1: they differ",
+	  "ddctl diff /run/ddctl/boot.conf -" },
 	/* help names an unknown COMMAND itself */
-	{ "help", cmd_help, "[COMMAND]", "this help, or a command's", C_HELP, ANY, false },
+	{ "help", cmd_help, "[COMMAND]", "this help, or a command's", C_HELP, ANY, false,
+	  NULL, "ddctl help set" },
 	{ "__complete", cmd_complete, "WORD...", "candidates for the last word (shell completions)",
-	  C_COMPLETE, ANY, false },
+	  C_COMPLETE, ANY, false, NULL, NULL },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -85,7 +117,7 @@ static const struct cli_command commands[] = {
 enum opt_kind {
 	O_CLI,     /* a bool in struct cli at .offset */
 	O_OPTS,    /* a bool, or with an argument a string, in struct cli_opts */
-	O_BACKEND, O_CONTROL, O_CAPTURE, O_HELP, O_VERSION,
+	O_BACKEND, O_CONTROL, O_CAPTURE, O_HELP, O_VERSION, O_COLOR,
 };
 
 struct cli_option {
@@ -115,11 +147,14 @@ static const struct cli_arity boot_arity = {
 
 /* One table makes the short options, the long options and --help. */
 static const struct cli_option options[] = {
-	{ "check", 'c', 'c', false, true, 0, NULL, "print what would change; write nothing", CLI(check) },
-	{ "file", 'f', 'f', true, false, 0, "FILE", "read queries from FILE ('-' is stdin) and apply them as one set",
+	{ "check", 'c', 'c', false, true, C_COMMIT | C_PERSIST | C_SAVE, NULL,
+	  "print what would change; write nothing", CLI(check) },
+	{ "file", 'f', 'f', true, false, C_SET | C_FOLLOW, "FILE",
+	  "read queries from FILE ('-' is stdin) and apply them as one set (-f: before the command)",
 	  OPT_ARITY(file, &file_arity, C_SET | C_FOLLOW) },
 	{ "json", 'j', 'j', false, true, 0, NULL, "print JSON", CLI(json) },
-	{ "verbose", 'v', 'v', false, true, 0, NULL, "per-query matched/changed counts", CLI(verbose) },
+	{ "pretty", 0, 1010, false, true, 0, NULL, "with --json: indented, one member a line", CLI(pretty) },
+	{ "verbose", 'v', 'v', false, true, C_COMMIT, NULL, "per-query matched/changed counts", CLI(verbose) },
 	{ "quiet", 'q', 'q', false, true, 0, NULL, "no status line and no notes, only errors", CLI(quiet) },
 	{ "enabled", 'e', 'e', false, true, C_LIST | C_MODULES, NULL, "list, modules: only sites with the p flag",
 	  OPT(enabled) },
@@ -131,10 +166,19 @@ static const struct cli_option options[] = {
 	  "list: the columns, e.g. module,function,format; follow, run: a FILE for the lines", OPT(output) },
 	{ "sort", 0, 'S', true, true, C_LIST, "COLUMNS", "list: sort by these columns (default: the kernel's order)",
 	  OPT(sort) },
-	{ "no-pager", 0, 'N', false, false, 0, NULL, "do not pipe long output into $PAGER on a terminal",
-	  CLI(no_pager) },
+	{ "full", 'l', 'l', false, true, C_LIST | C_MODULES | C_SESSIONS, NULL,
+	  "list, modules, sessions: never cut a cell, even on a narrow terminal", OPT(full) },
+	{ "no-legend", 0, 1011, false, true, C_LIST | C_MODULES | C_SESSIONS, NULL,
+	  "list, modules, sessions: no header line", OPT(no_legend) },
+	{ "no-pager", 0, 'N', false, false, C_LIST | C_MODULES, NULL,
+	  "do not pipe long output into $PAGER on a terminal", CLI(no_pager) },
+	{ "color", 0, 1012, true, true, 0, "WHEN", "auto (default: a terminal, unless NO_COLOR is set), always or never",
+	  ACT(O_COLOR) },
+	{ "yes", 'y', 'y', false, true, C_FLAGS, NULL,
+	  "set, follow, run: no question before a set enables thousands of sites", OPT(yes) },
 	{ "control", 'C', 'C', true, false, 0, "PATH", "use PATH as the control file", ACT(O_CONTROL) },
-	{ "expand", 0, 'X', false, true, 0, NULL, "expand negated queries even if the kernel parses them",
+	{ "expand", 0, 'X', false, true, C_COMMIT | C_INFO | C_STATUS, NULL,
+	  "expand negated queries even if the kernel parses them",
 	  OPT(expand) },
 	{ "backend", 'B', 'B', true, false, 0, "NAME", "auto (default), control or netlink", ACT(O_BACKEND) },
 	{ "keep-going", 'k', 'k', false, false, C_SHELL, NULL, "shell: go on after an error in a script",
@@ -181,8 +225,7 @@ static void print_options(FILE *f, bool shell, const struct cli_command *cmd)
 		char left[40];
 		int c = options[i].shortopt;
 
-		if ((shell && !options[i].shell) || !applies_to(&options[i], cmd) ||
-		    (cmd && c == 'f'))
+		if ((shell && !options[i].shell) || !applies_to(&options[i], cmd))
 			continue;
 		snprintf(left, sizeof(left), "%s%c%s--%s%s%s", c ? "-" : " ",
 			 c ? c : ' ', c ? ", " : "  ", options[i].name,
@@ -224,9 +267,24 @@ static const struct cli_command *find_command(const char *name)
 /* `ddctl COMMAND --help`, `ddctl help COMMAND`. */
 static void command_usage(FILE *f, const struct cli_command *cmd, bool shell)
 {
-	fprintf(f, "Usage: %s%s %s\n%s.\n\nOptions:\n", shell ? "" : "ddctl [OPTIONS] ",
+	const char *p, *nl;
+
+	fprintf(f, "Usage: %s%s %s\n%s.\n", shell ? "" : "ddctl [OPTIONS] ",
 		cmd->name, cmd->args, cmd->help);
+	if (cmd->grammar)
+		fprintf(f, "%s.\n", cmd->grammar);
+	fprintf(f, "\nOptions:\n");
 	print_options(f, shell, cmd);
+	if (!cmd->examples)
+		return;
+	fprintf(f, "\nExamples:\n");
+	for (p = cmd->examples; *p; p = *nl ? nl + 1 : nl) {
+		nl = p + strcspn(p, "\n");
+		/* the shell runs the same line without "ddctl " */
+		if (shell && !strncmp(p, "ddctl ", 6))
+			p += 6;
+		fprintf(f, "  %.*s\n", (int)(nl - p), p);
+	}
 }
 
 /* The command names, NULL-terminated, for did-you-mean. */
@@ -291,15 +349,16 @@ static const struct cli_option *find_long(const char *word)
 
 /*
  * After the command name: is @word an option (not query flags "-p" or a
- * query word)? *@takes_next: its argument is the next word.
+ * query word)? *@takes_next: its argument is the next word. @flag_words:
+ * the command takes queries with flags, so "-l" is flags, not --full.
  */
-static bool is_option(const char *word, bool *takes_next)
+static bool is_option(const char *word, bool *takes_next, bool flag_words)
 {
 	const struct cli_option *o;
 	const char *p;
 
 	*takes_next = false;
-	if (word[0] != '-' || !word[1] || is_flags_word(word))
+	if (word[0] != '-' || !word[1] || (flag_words && is_flags_word(word)))
 		return false;
 	if (word[1] == '-') {
 		o = find_long(word + 2);
@@ -323,7 +382,7 @@ static bool is_option_word(const char *word)
 {
 	bool next;
 
-	return is_option(word, &next);
+	return is_option(word, &next, true);
 }
 
 /*
@@ -332,7 +391,8 @@ static bool is_option_word(const char *word)
  * *@dashdash: a "--" follows them. @keep: the "--" stays in place among
  * the other words instead (ddctl run QUERY... -- COMMAND).
  */
-static int hoist_options(int argc, char **argv, bool *dashdash, bool keep)
+static int hoist_options(int argc, char **argv, bool *dashdash, bool keep,
+			 bool flag_words)
 {
 	char **pos = calloc((size_t)argc + 1, sizeof(*pos));
 	int i, nopt = 1, npos = 0;
@@ -348,7 +408,7 @@ static int hoist_options(int argc, char **argv, bool *dashdash, bool keep)
 			*dashdash = true;
 			if (keep)
 				pos[npos++] = argv[i];
-		} else if (is_option(argv[i], &next)) {
+		} else if (is_option(argv[i], &next, flag_words)) {
 			argv[nopt++] = argv[i];
 			if (next && i + 1 < argc)
 				argv[nopt++] = argv[++i];
@@ -407,6 +467,33 @@ static int set_backend(struct cli *cli, const char *name)
 	return EXIT_OK;
 }
 
+static int set_color(struct cli *cli, const char *when)
+{
+	static const char *const names[] = { "auto", "always", "never", NULL };
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(when, names[i])) {
+			cli->color = (int)i;
+			return EXIT_OK;
+		}
+	cli_error(cli, "--color: unknown value '%s' (auto, always or never)%s\n", when,
+		  cli_suggest(when, names));
+	return EXIT_USAGE;
+}
+
+/* -V: the tool, the library it runs with, and what the build has (as nft -V). */
+static void print_version(void)
+{
+	Dl_info lib;
+
+	printf("ddctl %s\n", DDCTL_VERSION);
+	if (dladdr((void *)ddctl_new, &lib) && lib.dli_fname)
+		printf("  library:  %s\n", lib.dli_fname);
+	printf("  features: +netlink +libkmod +readline %csystemd\n",
+	       DDCTL_SYSTEMD ? '+' : '-');
+}
+
 /* Where option @o's value lives in @opts. */
 static void *opt_field(const struct cli_option *o, struct cli_opts *opts)
 {
@@ -441,8 +528,10 @@ static int apply_option(struct cli *cli, struct cli_opts *opts, const struct cli
 		command_usage(stdout, cmd, cli->in_shell);
 		return EXIT_HELP; /* the shell goes on */
 	case O_VERSION:
-		printf("ddctl %s\n", DDCTL_VERSION);
+		print_version();
 		exit(EXIT_OK);
+	case O_COLOR:
+		return set_color(cli, arg);
 	}
 	return EXIT_OK;
 }
@@ -472,7 +561,9 @@ static int parse_options(struct cli *cli, struct cli_opts *opts, int argc, char 
 	}
 	memset(&lo[i], 0, sizeof(lo[i]));
 	if (cmd) {
-		end = hoist_options(argc, argv, &dashdash, cmd->keep_dashdash);
+		/* a command that is not one of the table's: the shell's own */
+		end = hoist_options(argc, argv, &dashdash, cmd->keep_dashdash,
+				    !cmd->bit || (cmd->bit & C_FLAGS));
 		if (end < 0)
 			return EXIT_REFUSED;
 	}
@@ -493,6 +584,7 @@ static int parse_options(struct cli *cli, struct cli_opts *opts, int argc, char 
 			option_error(cli, c, argv);
 			return EXIT_USAGE;
 		}
+		opts->given |= 1ULL << (o - options);
 		r = apply_option(cli, opts, o, cmd, optarg);
 		if (r)
 			return r;
@@ -506,7 +598,7 @@ static int parse_command_options(struct cli *cli, struct cli_opts *opts, int arg
 				 char **argv, int *consumed)
 {
 	const struct cli_command *cmd = find_command(argv[0]);
-	struct cli_command other = { argv[0], NULL, "", "", 0, ANY, false };
+	struct cli_command other = { argv[0], NULL, "", "", 0, ANY, false, NULL, NULL };
 	int r = parse_options(cli, opts, argc, argv, cmd ? cmd : &other, consumed);
 
 	if (r == 0 && opts->expand)
@@ -532,6 +624,36 @@ static const struct cli_arity *arity_of(const struct cli_command *cmd,
 	return &cmd->arity;
 }
 
+/*
+ * An option given (before or after the command) that @cmd does not take is
+ * an error naming the commands that do, not silently ignored.
+ */
+static int check_applies(struct cli *cli, const struct cli_opts *opts,
+			 const struct cli_command *cmd)
+{
+	char takers[256];
+	size_t i, j, len;
+
+	/* the shell's options are its lines' defaults: any a line may take */
+	if (cmd->bit & (C_HELP | C_COMPLETE | C_SHELL))
+		return EXIT_OK;
+	for (i = 0; i < N_OPTS; i++) {
+		if (!(opts->given & (1ULL << i)) || applies_to(&options[i], cmd))
+			continue;
+		takers[0] = '\0';
+		for (j = 0, len = 0; j < N_COMMANDS && len < sizeof(takers); j++)
+			if ((options[i].commands & commands[j].bit) &&
+			    commands[j].name[0] != '_')
+				len += (size_t)snprintf(takers + len, sizeof(takers) - len, "%s%s",
+							len ? ", " : "", commands[j].name);
+		cli_error(cli, "option '--%s' does not apply to %s (it is for: %s; see %s%s --help)\n",
+			  options[i].name, cmd->name, takers, cli->in_shell ? "" : "ddctl ",
+			  cmd->name);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 /* Run argv[0] with its options and arguments: argv mode and the shell. */
 static int cli_run_command(struct cli *cli, struct cli_opts *opts, int argc, char **argv)
 {
@@ -548,8 +670,13 @@ static int cli_run_command(struct cli *cli, struct cli_opts *opts, int argc, cha
 	if (r == EXIT_HELP)
 		return EXIT_OK;
 	if (!r)
+		r = check_applies(cli, opts, cmd);
+	if (!r)
 		r = cli_check_arity(cli, arity_of(cmd, opts), argc - n);
-	return r ? r : cmd->run(cli, opts, argc - n, argv + n);
+	if (r)
+		return r;
+	json_set_pretty(cli->pretty);
+	return cmd->run(cli, opts, argc - n, argv + n);
 }
 
 static const struct shell_host host = {

@@ -49,7 +49,7 @@ class Ddctl:
 
     control      --control FILE
     capture      --capture-writes FILE
-    kmsg         --kmsg FILE
+    kmsg         --kmsg FILE (given to follow, run and shell only)
     config_root  DDCTL_CONFIG_ROOT (the root of ddctl.d, modprobe.d)
     run_dir      DDCTL_RUN_DIR (session records, the boot snapshot)
     env          variables to set over os.environ (a value None unsets one;
@@ -59,6 +59,7 @@ class Ddctl:
     errors       how undecodable output is decoded in text mode
     """
 
+    KMSG_COMMANDS = {"follow", "run", "shell"}
     SETTINGS = ("control", "capture", "kmsg", "config_root", "run_dir", "env",
                 "timeout", "text", "errors")
 
@@ -85,6 +86,10 @@ class Ddctl:
         cmd = [DDCTL]
         for option, key in (("--control", "control"), ("--capture-writes", "capture"),
                             ("--kmsg", "kmsg")):
+            # ddctl refuses an option its command does not take: --kmsg
+            # goes only to the commands that read the kernel log
+            if key == "kmsg" and not self.KMSG_COMMANDS & set(args):
+                continue
             if s[key] is not None:
                 cmd += [option, s[key]]
         cmd += args

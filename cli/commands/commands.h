@@ -39,6 +39,8 @@ int cmd_sessions(struct cli *cli, const struct cli_opts *opts, int argc,
 	         char **argv);
 int cmd_reset(struct cli *cli, const struct cli_opts *opts, int argc,
 	      char **argv);
+int cmd_status(struct cli *cli, const struct cli_opts *opts, int argc,
+	       char **argv);
 int cmd_diff(struct cli *cli, const struct cli_opts *opts, int argc,
 	     char **argv);
 int cmd_complete(struct cli *cli, const struct cli_opts *opts, int argc,

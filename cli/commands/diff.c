@@ -45,7 +45,7 @@ static int load_state(struct cli *cli, struct ddctl_table *live, const char *wha
 	return EXIT_OK;
 }
 
-static void print_diff(struct cli *cli, struct ddctl_table *a, struct ddctl_table *b)
+static size_t print_diff(struct cli *cli, struct ddctl_table *a, struct ddctl_table *b)
 {
 	char fa[DDCTL_FLAGS_BUFSZ], fb[DDCTL_FLAGS_BUFSZ];
 	struct json_writer w;
@@ -89,6 +89,7 @@ static void print_diff(struct cli *cli, struct ddctl_table *a, struct ddctl_tabl
 	} else {
 		printf("%zu callsite%s differ%s\n", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
 	}
+	return n;
 }
 
 int cmd_diff(struct cli *cli, const struct cli_opts *opts, int argc,
@@ -102,8 +103,9 @@ int cmd_diff(struct cli *cli, const struct cli_opts *opts, int argc,
 		st = load_state(cli, live, argv[0], &a);
 	if (!st)
 		st = load_state(cli, live, argv[1], &b);
-	if (!st)
-		print_diff(cli, a, b);
+	/* as diff(1): 1 when the states differ */
+	if (!st && print_diff(cli, a, b) > 0)
+		st = EXIT_DIFFER;
 	ddctl_table_unref(a);
 	ddctl_table_unref(b);
 	ddctl_table_unref(live);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /* ddctl list: the callsites, optionally those a match-spec selects. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/commands.h"
 #include "ops/input.h"
+#include "ops/nomatch.h"
 #include "ops/state.h"
 #include "output/escape.h"
 #include "output/json.h"
@@ -185,7 +187,7 @@ static void print_json_site(struct json_writer *w, const struct ddctl_site *site
 	json_end_object(w);
 }
 
-static int print_text(struct cli *cli, const char *output,
+static int print_text(struct cli *cli, const struct cli_opts *opts,
 		      const struct ddctl_site **sites, size_t n)
 {
 	static const enum field dflt[] = { F_FLAGS, F_LOCATION, F_MODULE, F_FUNCTION,
@@ -198,8 +200,8 @@ static int print_text(struct cli *cli, const char *output,
 	size_t i, j, nf;
 	int st;
 
-	if (output) {
-		st = parse_fields(cli, "--output", output, fields, &nf);
+	if (opts->output) {
+		st = parse_fields(cli, "--output", opts->output, fields, &nf);
 		if (st)
 			return st;
 	} else {
@@ -225,15 +227,27 @@ static int print_text(struct cli *cli, const char *output,
 		}
 	}
 	cli_pager_start(cli);
-	cli_table_print(&t, stdout, cli_output_width());
+	cli_table_show(&t, opts, stdout);
 	cli_table_free(&t);
 	return EXIT_OK;
 }
 
+static const struct cli_column persistent_columns[] = {
+	{ "MODULE", 0, false, false },
+	{ "OPTIONS", 0, false, false },
+	{ "SOURCE", 0, true, false },
+};
+
+struct persistent {
+	struct json_writer *w; /* --json; else rows of t */
+	struct cli_table t;
+};
+
 static int print_options(const char *module, const char *options,
 			 const char *source, void *data)
 {
-	struct json_writer *w = data;
+	struct persistent *p = data;
+	struct json_writer *w = p->w;
 
 	if (w) {
 		json_begin_object(w);
@@ -245,32 +259,101 @@ static int print_options(const char *module, const char *options,
 		json_string(w, source);
 		json_end_object(w);
 	} else {
-		printf("%-20s %-40s %s\n", module, options, source);
+		char *cells[3] = { strdup(module), strdup(options), strdup(source) };
+
+		if (!cells[0] || !cells[1] || !cells[2] || cli_table_add(&p->t, cells) < 0) {
+			free(cells[0]);
+			free(cells[1]);
+			free(cells[2]);
+			return -ENOMEM;
+		}
 	}
 	return 0;
 }
 
 /* list --persistent: the dyndbg= modprobe options that will apply. */
-static int list_persistent(struct cli *cli)
+static int list_persistent(struct cli *cli, const struct cli_opts *opts)
 {
 	struct json_writer w;
+	struct persistent p = { cli->json ? &w : NULL, { persistent_columns, 3, 0, 0, NULL } };
 	int r;
 
 	json_init(&w, stdout);
 	if (cli->json)
 		json_begin_array_lines(&w);
-	else
-		printf("%-20s %-40s %s\n", "MODULE", "OPTIONS", "SOURCE");
-	r = ddctl_module_foreach_persistent(cli->ctx, print_options,
-					    cli->json ? &w : NULL);
+	r = ddctl_module_foreach_persistent(cli->ctx, print_options, &p);
 	if (cli->json)
 		json_end_array(&w);
+	else if (r >= 0)
+		cli_table_show(&p.t, opts, stdout);
+	cli_table_free(&p.t);
 	if (r < 0) {
 		cli_error(cli, "cannot read the modprobe configuration: %s\n",
 			strerror(-r));
 		return EXIT_REFUSED;
 	}
 	return EXIT_OK;
+}
+
+/*
+ * The kernel's rule: a query without "class" selects only the sites
+ * without a class. Say how many a filter passed over that way, and how to
+ * list them (test_dynamic_debug: 5 listed, 27 with classes).
+ */
+static void note_hidden_classes(struct cli *cli, struct ddctl_queryset *filter,
+				struct ddctl_table *table)
+{
+	size_t i, j, n = ddctl_table_get_count(table), hidden = 0;
+	struct ddctl_queryset *with = NULL;
+	char names[256] = "", *text = NULL;
+	size_t len = 0;
+
+	for (j = 0; j < ddctl_queryset_get_count(filter); j++)
+		if (strstr(ddctl_query_get_canonical(ddctl_queryset_get_query(filter, j)), "class "))
+			return; /* it names classes itself */
+	for (i = 0; i < n; i++) {
+		const struct ddctl_site *s = ddctl_table_get_site(table, i);
+		const char *cls = ddctl_site_get_class(s);
+		bool any = false;
+
+		if (!cls || !*cls)
+			continue;
+		/* the same filter with this site's class */
+		free(text);
+		text = NULL;
+		for (j = 0; j < ddctl_queryset_get_count(filter); j++) {
+			const char *q = ddctl_query_get_canonical(ddctl_queryset_get_query(filter, j));
+			char *t;
+
+			if (asprintf(&t, "%s%s%s class %s", text ? text : "", text ? "\n" : "",
+				     q, cls) < 0)
+				t = NULL;
+			free(text);
+			text = t;
+			if (!text)
+				return;
+		}
+		ddctl_queryset_unref(with);
+		with = NULL;
+		if (ddctl_queryset_new(cli->ctx, &with) < 0 ||
+		    ddctl_queryset_parse(with, text, DDCTL_PARSE_MATCH_ONLY) < 0)
+			continue;
+		for (j = 0; j < ddctl_queryset_get_count(with) && !any; j++)
+			any = ddctl_query_matches(ddctl_queryset_get_query(with, j), s);
+		if (!any)
+			continue;
+		hidden++;
+		if (!strstr(names, cls) && len + strlen(cls) + 8 < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+						len ? ", " : "", cls);
+	}
+	free(text);
+	ddctl_queryset_unref(with);
+	if (hidden)
+		cli_note(cli, "%zu more site%s of this selection ha%s a class (%s), which a query without 'class' does not select: 'ddctl list %s class NAME'\n",
+			 hidden, hidden == 1 ? "" : "s", hidden == 1 ? "s" : "ve", names,
+			 ddctl_queryset_get_count(filter) == 1 ?
+			 ddctl_query_get_canonical(ddctl_queryset_get_query(filter, 0)) : "QUERY");
 }
 
 int cmd_list(struct cli *cli, const struct cli_opts *opts, int argc,
@@ -281,13 +364,13 @@ int cmd_list(struct cli *cli, const struct cli_opts *opts, int argc,
 	const struct ddctl_site **sites = NULL;
 	struct sort_keys keys = { .n = 0 };
 	size_t i, j, n, count = 0, nq;
-	unsigned int want;
+	unsigned int want, *matched = NULL;
 	bool none;
 	char *text;
 	int st;
 
 	if (opts->persistent)
-		return list_persistent(cli);
+		return list_persistent(cli, opts);
 	st = parse_flag_filter(cli, opts->flags, &want, &none);
 	if (!st && opts->sort)
 		st = parse_fields(cli, "--sort", opts->sort, keys.keys, &keys.n);
@@ -310,7 +393,8 @@ int cmd_list(struct cli *cli, const struct cli_opts *opts, int argc,
 	n = ddctl_table_get_count(table);
 	nq = filter ? ddctl_queryset_get_count(filter) : 0;
 	sites = calloc(n + 1, sizeof(*sites));
-	if (!sites) {
+	matched = calloc(nq + 1, sizeof(*matched));
+	if (!sites || !matched) {
 		st = EXIT_REFUSED;
 		goto out;
 	}
@@ -319,12 +403,21 @@ int cmd_list(struct cli *cli, const struct cli_opts *opts, int argc,
 		unsigned int fl = ddctl_site_get_flags(s);
 		bool any = nq == 0;
 
+		for (j = 0; j < nq; j++)
+			if (ddctl_query_matches(ddctl_queryset_get_query(filter, j), s)) {
+				matched[j]++;
+				any = true;
+			}
 		if ((fl & want) != want || (none && fl))
 			continue;
-		for (j = 0; j < nq && !any; j++)
-			any = ddctl_query_matches(ddctl_queryset_get_query(filter, j), s);
 		if (any)
 			sites[count++] = s;
+	}
+	if (filter) {
+		st = cli_explain_empty(cli, filter, table, matched, true);
+		if (st)
+			goto out;
+		note_hidden_classes(cli, filter, table);
 	}
 	if (keys.n)
 		qsort_r(sites, count, sizeof(*sites), cmp_sites, &keys);
@@ -337,9 +430,10 @@ int cmd_list(struct cli *cli, const struct cli_opts *opts, int argc,
 			print_json_site(&w, sites[i]);
 		json_end_array(&w);
 	} else {
-		st = print_text(cli, opts->output, sites, count);
+		st = print_text(cli, opts, sites, count);
 	}
 out:
+	free(matched);
 	free(sites);
 	ddctl_table_unref(table);
 	ddctl_queryset_unref(filter);

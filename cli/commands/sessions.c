@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -14,11 +15,20 @@
 #include "ops/follow.h"
 #include "output/json.h"
 #include "output/message.h"
+#include "output/table.h"
+
+static const struct cli_column columns[] = {
+	{ "PID", 0, false, false },
+	{ "STARTED", 0, false, false },
+	{ "STATE", 0, false, false },
+	{ "COMMAND", 0, false, false },
+};
 
 struct walk {
 	struct cli *cli;
 	bool restore;
 	struct json_writer w;
+	struct cli_table t;
 	unsigned int listed, ended, restored, failed;
 };
 
@@ -46,10 +56,17 @@ static void print_session(struct walk *w, struct ddctl_session *s, bool running)
 		json_string(&w->w, ddctl_session_get_restore_script(s));
 		json_end_object(&w->w);
 	} else {
-		if (!w->listed)
-			printf("%-8s %-19s %-7s %s\n", "PID", "STARTED", "STATE", "COMMAND");
-		printf("%-8ld %-19s %-7s %s\n", ddctl_session_get_pid(s), when,
-		       running ? "running" : "ended", ddctl_session_get_command(s));
+		char *cells[4];
+
+		if (asprintf(&cells[0], "%ld", ddctl_session_get_pid(s)) < 0)
+			cells[0] = NULL;
+		cells[1] = strdup(when);
+		cells[2] = strdup(running ? "running" : "ended");
+		cells[3] = strdup(ddctl_session_get_command(s));
+		if (!cells[0] || !cells[1] || !cells[2] || !cells[3] ||
+		    cli_table_add(&w->t, cells) < 0)
+			for (size_t i = 0; i < 4; i++)
+				free(cells[i]);
 	}
 	w->listed++;
 }
@@ -98,7 +115,8 @@ static void print_restored(struct walk *w)
 int cmd_sessions(struct cli *cli, const struct cli_opts *opts, int argc,
 	         char **argv)
 {
-	struct walk w = { .cli = cli, .restore = opts->restore };
+	struct walk w = { .cli = cli, .restore = opts->restore,
+			  .t = { columns, 4, 0, 0, NULL } };
 	int r;
 
 	json_init(&w.w, stdout);
@@ -111,6 +129,9 @@ int cmd_sessions(struct cli *cli, const struct cli_opts *opts, int argc,
 		print_restored(&w);
 	else if (w.restore && !w.ended && !cli->quiet)
 		printf("no ended session to restore\n");
+	else if (!w.restore && w.t.nrows)
+		cli_table_show(&w.t, opts, stdout);
+	cli_table_free(&w.t);
 	if (r < 0) {
 		cli_error(cli, "cannot read the session records: %s\n", strerror(-r));
 		return EXIT_REFUSED;

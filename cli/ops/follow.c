@@ -525,8 +525,7 @@ static int open_output(struct follow *f)
 			return EXIT_REFUSED;
 		}
 	}
-	f->colour = f->out == stdout && isatty(STDOUT_FILENO) && !cli->json &&
-		    !getenv("NO_COLOR");
+	f->colour = f->out == stdout && !cli->json && cli_color(cli, STDOUT_FILENO);
 	return EXIT_OK;
 }
 

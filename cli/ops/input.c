@@ -10,20 +10,52 @@
 #include "output/message.h"
 #include "output/suggest.h"
 
-/* The outcome of parsing into @set: the error, if any, once. */
-static int parse_status(struct cli *cli, struct ddctl_queryset *set, int r)
+static const char *const keywords[] = { "func", "file", "module", "format",
+	"line", "class", NULL };
+
+static bool is_keyword(const char *word)
+{
+	size_t i;
+
+	for (i = 0; keywords[i]; i++)
+		if (!strcmp(word + (*word == '!'), keywords[i]))
+			return true;
+	return false;
+}
+
+/*
+ * What to do about a parse error: a did-you-mean for a misspelt keyword,
+ * "module NAME" for a bare name, and for a filter (list) that flags do
+ * not belong there.
+ */
+static void query_error(struct cli *cli, const char *msg, const char *word,
+			unsigned int flags, const char *text)
+{
+	if (strstr(msg, "unknown keyword")) {
+		cli_error(cli, "%s%s\n", msg, cli_suggest(word + (*word == '!'), keywords));
+	} else if (strstr(msg, "has no value") && (flags & DDCTL_PARSE_MATCH_ONLY) &&
+		   word && strchr("+-=", *word)) {
+		cli_error(cli, "list selects sites and takes no flags ('%s'): to change them, 'ddctl set %s'\n",
+			  word, text && !strpbrk(text, ";\n") ? text : "QUERY FLAGS");
+	} else if (strstr(msg, "has no value") && word && !is_keyword(word)) {
+		cli_error(cli, "%s (did you mean 'module %s'?)\n", msg, word);
+	} else {
+		cli_error(cli, "%s\n", msg);
+	}
+}
+
+/* The outcome of parsing into @set (with @flags): the error, if any, once. */
+static int parse_status(struct cli *cli, struct ddctl_queryset *set, int r,
+			unsigned int flags, const char *text)
 {
 	const char *word;
 
 	if (r == -EINVAL) {
-		static const char *const keywords[] = { "func", "file", "module",
-			"format", "line", "class", NULL };
 		unsigned int index, column;
 		const char *msg = ddctl_queryset_get_error(set, &index, &column, &word);
 
 		cli_error_query(index, column, word);
-		cli_error(cli, "%s%s\n", msg, strstr(msg, "unknown keyword") ?
-			  cli_suggest(word + (*word == '!'), keywords) : "");
+		query_error(cli, msg, word, flags, text);
 		return EXIT_USAGE;
 	}
 	if (r < 0) {
@@ -40,7 +72,7 @@ int cli_parse_queries(struct cli *cli, const char *text, unsigned int flags,
 
 	if (r == 0)
 		r = ddctl_queryset_parse(*set, text, flags);
-	return parse_status(cli, *set, r);
+	return parse_status(cli, *set, r, flags, text);
 }
 
 /*
@@ -69,7 +101,7 @@ int cli_parse_file(struct cli *cli, const char *path, struct ddctl_queryset **se
 		*text = buf;
 	else
 		free(buf);
-	return parse_status(cli, *set, r);
+	return parse_status(cli, *set, r, 0, NULL);
 }
 
 /* An argument that is a query of its own: "module a +p", "a +p; b -p". */
@@ -87,27 +119,21 @@ static bool is_query_arg(const char *arg)
 }
 
 /*
- * Arguments are words of one query (`ddctl set module foo +p`), an argument
- * with blanks one quoted word (`ddctl set format 'rx error' +p`), unless the
- * first holds blanks or one ends in flags, a whole query (`ddctl set
- * 'module a +p' 'module b +p'`): then each is a query of its own.
+ * One group of arguments (between standalone ';'), at @p: words of one
+ * query (`ddctl set module foo +p`), an argument with blanks one quoted
+ * word (`ddctl set format 'rx error' +p`), unless the first holds blanks or
+ * one ends in flags, a whole query (`ddctl set 'module a +p' 'module b
+ * +p'`): then each is a query of its own. Returns the end.
  */
-char *cli_join_args(int argc, char **argv)
+static char *join_group(char *p, int argc, char **argv)
 {
 	bool words = true;
-	size_t len = 1;
-	char *s, *p;
 	int i;
 
-	for (i = 0; i < argc; i++) {
-		len += strlen(argv[i]) + 3;
+	for (i = 0; i < argc; i++)
 		if (is_query_arg(argv[i]) || (i == 0 && strpbrk(argv[i], " \t")))
 			words = false;
-	}
-	s = calloc(1, len);
-	if (!s)
-		return NULL;
-	for (i = 0, p = s; i < argc; i++) {
+	for (i = 0; i < argc; i++) {
 		bool quote = words && strpbrk(argv[i], " \t");
 		char q = strchr(argv[i], '"') ? '\'' : '"';
 
@@ -118,6 +144,35 @@ char *cli_join_args(int argc, char **argv)
 		p = stpcpy(p, argv[i]);
 		if (quote)
 			*p++ = q;
+	}
+	return p;
+}
+
+/*
+ * The arguments as query text. A standalone ';' argument separates queries
+ * (`ddctl set module a +p ';' module b +p`); each group between them is
+ * joined by join_group()'s rule.
+ */
+char *cli_join_args(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s, *p;
+	int i, start;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 3;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (i = start = 0, p = s; i <= argc; i++) {
+		if (i < argc && strcmp(argv[i], ";"))
+			continue;
+		if (i > start) {
+			if (p > s)
+				*p++ = '\n';
+			p = join_group(p, i - start, argv + start);
+		}
+		start = i + 1;
 	}
 	return s;
 }

@@ -11,9 +11,25 @@
 #include "output/escape.h"
 #include "output/json.h"
 
+/* --pretty: every writer indents (set once, before any output). */
+static bool pretty;
+
+void json_set_pretty(bool on)
+{
+	pretty = on;
+}
+
 void json_init(struct json_writer *w, FILE *f)
 {
 	*w = (struct json_writer){ .f = f };
+}
+
+/* --pretty: a new line, indented to @depth. */
+static void indent(struct json_writer *w, unsigned int depth)
+{
+	fputc('\n', w->f);
+	while (depth--)
+		fputs("  ", w->f);
 }
 
 /* The separator before a member or an element; none after a key. */
@@ -27,7 +43,9 @@ static void before_value(struct json_writer *w)
 		return;
 	if (!w->first[w->depth - 1])
 		fputc(',', w->f);
-	if (w->lines[w->depth - 1])
+	if (pretty)
+		indent(w, w->depth);
+	else if (w->lines[w->depth - 1])
 		fputc('\n', w->f);
 	w->first[w->depth - 1] = false;
 }
@@ -47,7 +65,9 @@ static void end(struct json_writer *w, char c)
 {
 	unsigned int d = --w->depth;
 
-	if (d < JSON_MAX_DEPTH && w->lines[d] && !w->first[d])
+	if (d < JSON_MAX_DEPTH && pretty && !w->first[d])
+		indent(w, d);
+	else if (d < JSON_MAX_DEPTH && w->lines[d] && !w->first[d])
 		fputc('\n', w->f);
 	fputc(c, w->f);
 	if (!w->depth)
@@ -112,7 +132,7 @@ void json_key(struct json_writer *w, const char *key)
 {
 	before_value(w);
 	put_string(w->f, key);
-	fputc(':', w->f);
+	fputs(pretty ? ": " : ":", w->f);
 	w->after_key = true;
 }
 

@@ -22,6 +22,7 @@ struct json_writer {
 	bool first[JSON_MAX_DEPTH], lines[JSON_MAX_DEPTH];
 };
 
+void json_set_pretty(bool on); /* --pretty: indented, one member a line */
 void json_init(struct json_writer *w, FILE *f);
 void json_begin_object(struct json_writer *w);
 void json_end_object(struct json_writer *w);

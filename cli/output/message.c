@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <unistd.h>
 
 #include "output/json.h"
 #include "output/message.h"
@@ -161,6 +162,29 @@ void cli_note(const struct cli *cli, const char *format, ...)
 	fputs("ddctl: ", stderr);
 	vfprintf(stderr, format, args);
 	va_end(args);
+}
+
+/* A warning: "ddctl: warning: ..." on stderr, a {"warning"} line with --json. */
+void cli_warn(const struct cli *cli, const char *format, ...)
+{
+	va_list args;
+
+	va_start(args, format);
+	cli_vwarn(cli, format, args);
+	va_end(args);
+}
+
+/*
+ * Colour on @fd: --color=always or never; auto: a terminal, unless
+ * NO_COLOR is set to a non-empty value (no-color.org).
+ */
+bool cli_color(const struct cli *cli, int fd)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (cli->color)
+		return cli->color == 1;
+	return isatty(fd) && !(no && *no);
 }
 
 /* The library's last error-level message since cli_lib_error_forget(). */

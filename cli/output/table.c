@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * Aligned columns for people: widths from the data, and on a terminal cut
- * to its width with an ellipsis (paths at the left, the rest at the right).
- * Piped output keeps every cell whole.
+ * Aligned columns for people: widths from the data; on a terminal, only a
+ * line that does not fit is cut to its width with an ellipsis (paths at
+ * the left, the rest at the right). Piped output and --full keep every
+ * cell whole. The one header rule: a header on a terminal, none piped,
+ * none with --no-legend.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/pager.h"
 #include "output/table.h"
 
 /* The terminal shows the cell; bytes that continue a UTF-8 sequence take no column. */
@@ -102,10 +105,12 @@ static int cmp_uint(const void *a, const void *b)
 }
 
 /*
- * Column @c's width: the widest cell piped; on a terminal the 95th
- * percentile, so that a few long names do not squeeze the rest.
+ * Column @c's width: the widest cell (or @header's name) when nothing is
+ * cut; when the lines must be cut, the 95th percentile, so that a few
+ * long names do not squeeze the rest.
  */
-static unsigned int column_width(const struct cli_table *t, size_t c, bool tty)
+static unsigned int column_width(const struct cli_table *t, size_t c, bool tty,
+				 bool header)
 {
 	unsigned int *w = malloc((t->nrows + 1) * sizeof(*w)), r;
 	size_t i;
@@ -114,24 +119,57 @@ static unsigned int column_width(const struct cli_table *t, size_t c, bool tty)
 		return 8;
 	for (i = 0; i < t->nrows; i++)
 		w[i] = text_width(t->cells[i * t->ncols + c]);
-	w[t->nrows] = tty ? text_width(t->cols[c].name) : 0;
+	w[t->nrows] = header ? text_width(t->cols[c].name) : 0;
 	qsort(w, t->nrows + 1, sizeof(*w), cmp_uint);
 	r = tty ? w[(t->nrows * 95) / 100] : w[t->nrows];
 	if (tty && r < text_width(t->cols[c].name))
 		r = text_width(t->cols[c].name);
 	free(w);
-	return t->cols[c].cap && r > t->cols[c].cap ? t->cols[c].cap : r;
+	/* piped output keeps the caps it always had (the bytes scripts read) */
+	return (tty || !header) && t->cols[c].cap && r > t->cols[c].cap ? t->cols[c].cap : r;
 }
 
-/* Print the rows; @width 0: piped, no header, nothing cut. */
-void cli_table_print(const struct cli_table *t, FILE *f, unsigned int width)
+/* The widest line the rows (and @header) make, nothing cut. */
+static unsigned int natural_width(const struct cli_table *t, bool header)
+{
+	unsigned int total = 0, w, m;
+	size_t c, r;
+
+	for (c = 0; c < t->ncols; c++) {
+		m = header ? text_width(t->cols[c].name) : 0;
+		for (r = 0; r < t->nrows; r++) {
+			w = text_width(t->cells[r * t->ncols + c]);
+			m = w > m ? w : m;
+		}
+		total += m + (c + 1 < t->ncols);
+	}
+	return total;
+}
+
+/*
+ * Print the rows; @width 0: nothing cut; @header: the column names first.
+ * A table whose longest line fits in @width is printed whole.
+ */
+void cli_table_print(const struct cli_table *t, FILE *f, unsigned int width,
+		     bool header)
 {
 	unsigned int w[16] = { 0 }, fixed = 0, last;
 	size_t c, r, n = t->ncols < 16 ? t->ncols : 16, widest;
+	bool cut;
 
-	for (c = 0; c + 1 < n; c++) {
-		w[c] = column_width(t, c, width > 0);
+	if (width && natural_width(t, header) <= width)
+		width = 0;
+	cut = width > 0;
+	/* the other columns whole when the last alone can be cut enough */
+	for (c = 0; cut && c + 1 < n; c++) {
+		w[c] = column_width(t, c, false, header);
 		fixed += w[c] + 1;
+	}
+	if (!cut || fixed + width * 3 / 8 > width) {
+		for (c = 0, fixed = 0; c + 1 < n; c++) {
+			w[c] = column_width(t, c, cut, header);
+			fixed += w[c] + 1;
+		}
 	}
 	while (width && fixed + width * 3 / 8 > width && n > 1) { /* the last: 3/8 */
 		for (c = 0, widest = 0; c + 1 < n; c++)
@@ -143,13 +181,21 @@ void cli_table_print(const struct cli_table *t, FILE *f, unsigned int width)
 		fixed--;
 	}
 	last = width > fixed ? width - fixed : 1;
-	for (r = width ? 0 : 1; r <= t->nrows; r++) {
+	for (r = header ? 0 : 1; r <= t->nrows; r++) {
 		for (c = 0; c < n; c++) {
 			const char *s = r ? t->cells[(r - 1) * t->ncols + c] : t->cols[c].name;
 
-			put_cell(f, s, c + 1 < n ? w[c] : last, width > 0,
+			put_cell(f, s, c + 1 < n ? w[c] : last, cut,
 				 t->cols[c].left_cut, t->cols[c].right, c + 1 < n);
 			fputc(c + 1 < n ? ' ' : '\n', f);
 		}
 	}
+}
+
+/* As a command prints a table: the header rule, --full, --no-legend. */
+void cli_table_show(const struct cli_table *t, const struct cli_opts *opts, FILE *f)
+{
+	unsigned int width = cli_output_width();
+
+	cli_table_print(t, f, opts->full ? 0 : width, width > 0 && !opts->no_legend);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SPDX-FileCopyrightText: the ddctl authors */
-/* Aligned columns, cut to a terminal's width. */
+/* Aligned columns, cut only when a line does not fit the terminal. */
 #ifndef DDCTL_CLI_OUTPUT_TABLE_H
 #define DDCTL_CLI_OUTPUT_TABLE_H
 
@@ -24,7 +24,9 @@ struct cli_table {
 };
 
 int cli_table_add(struct cli_table *t, char **cells);
-void cli_table_print(const struct cli_table *t, FILE *f, unsigned int width);
+void cli_table_print(const struct cli_table *t, FILE *f, unsigned int width,
+		     bool header);
+void cli_table_show(const struct cli_table *t, const struct cli_opts *opts, FILE *f);
 void cli_table_free(struct cli_table *t);
 
 #endif

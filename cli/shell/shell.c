@@ -430,6 +430,7 @@ int shell_run_line(struct shell *sh, const char *line)
 	char *text;
 	int st;
 
+	opts.given = 0; /* the options of the shell's own command line are not this line's */
 	line += strspn(line, " \t");
 	if (!*line || *line == '#')
 		return EXIT_OK;

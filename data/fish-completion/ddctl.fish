@@ -23,7 +23,7 @@ function __ddctl_complete
                 set skip 1
             case '--control=*'
                 set ctl $w
-            case -f --file -B --backend -o --output --sort --flags --kmsg --capture-writes
+            case -f --file -B --backend -o --output --sort --flags --kmsg --capture-writes --color
                 set skip 1
             case '-*'
             case '*'
@@ -51,7 +51,7 @@ function __ddctl_columns
     end
 end
 
-set -l commands list set modules info shell save restore apply-config persist watch monitor follow run sessions reset diff help
+set -l commands list set modules info shell save restore apply-config persist watch monitor follow run sessions reset status diff help
 complete -c ddctl -f
 complete -c ddctl -n "not __fish_seen_subcommand_from $commands" -a "$commands"
 complete -c ddctl -n '__fish_seen_subcommand_from list set follow run' -a '(__ddctl_complete)'
@@ -70,6 +70,11 @@ complete -c ddctl -l flags -x -d 'only sites with all these flags'
 complete -c ddctl -s o -l output -x -a '(__ddctl_columns)' -d 'the columns'
 complete -c ddctl -l sort -x -a '(__ddctl_columns)' -d 'sort by these columns'
 complete -c ddctl -l no-pager -d 'no pager on a terminal'
+complete -c ddctl -s l -l full -d 'list, modules, sessions: never cut a cell'
+complete -c ddctl -l no-legend -d 'list, modules, sessions: no header line'
+complete -c ddctl -l color -x -a 'auto always never' -d 'colour: auto, always or never'
+complete -c ddctl -s y -l yes -d 'no question before a large set'
+complete -c ddctl -l pretty -d 'with --json: indented'
 complete -c ddctl -s C -l control -r -F -d 'use PATH as the control file'
 complete -c ddctl -l expand -d 'expand negated queries'
 complete -c ddctl -s B -l backend -x -a 'auto control netlink' -d 'the backend'

@@ -54,9 +54,11 @@ check("list-json-class", rc == 0 and len(doc) == 1 and doc[0]["class"] == "LOW",
 
 rc, out, err = run("modules", "-j")
 mods = {m["module"]: m for m in json.loads(out)} if rc == 0 else {}
-check("modules-json", rc == 0 and mods.get("virtio_net") == {"module": "virtio_net", "sites": 3, "enabled": 1}, out)
-rc, out, err = run("modules")
-check("modules-table", rc == 0 and out.splitlines()[0].split() == ["MODULE", "SITES", "ENABLED"], out)
+check("modules-json", rc == 0 and mods.get("virtio_net") == {"module": "virtio_net", "sites": 3, "enabled": 1,
+                                                              "classes": []} and
+      mods.get("test_dynamic_debug", {}).get("classes") == ["LOW"], out)
+rc, out = run.on_tty("modules", env={"PAGER": "cat"})
+check("modules-table", rc == 0 and out.splitlines()[0].split() == ["MODULE", "SITES", "ENABLED", "CLASSES"], out)
 
 rc, out, err = run("-c", "-v", "-f", "-", stdin="# comment\nmodule virtio +p\nmodule virtio -p\n")
 check("file-stdin-verbose", rc == 0 and "query 1: module virtio +p" in out and

@@ -74,7 +74,7 @@ cafe = [x for x in (d or [[]])[0] if x["module"] == "cafe"]
 check("list-escapes-latin1-and-control", cafe and cafe[0]["format"] == "\x1b[31mcaf\u00e9\x1b[0m \x01x\n"
       and cafe[0]["file"] == "drivers/caf\u00e9.c" and cafe[0]["class"] is None
       and cafe[0]["class_id"] is None, repr(cafe))
-valid("modules", ["modules", "--json"], each=["module", "sites", "enabled"])
+valid("modules", ["modules", "--json"], each=["module", "sites", "enabled", "classes"])
 d = valid("info", ["info", "-j"], keys=["control", "kernel_control", "negation", "transactions",
                                          "netlink", "backend", "sites"])
 d = docs(Ddctl(text=False)("-C", "/nonexistent", "info", "-j")[1])
