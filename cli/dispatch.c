@@ -378,11 +378,9 @@ static bool is_option(const char *word, bool *takes_next, bool flag_words)
 }
 
 /* Is @word, after a command, an option rather than query words? */
-static bool is_option_word(const char *word)
+static bool is_option_word(const char *word, bool *takes_next)
 {
-	bool next;
-
-	return is_option(word, &next, true);
+	return is_option(word, takes_next, true);
 }
 
 /*

@@ -166,6 +166,7 @@ static int sh_begin(struct shell *sh, int argc, char **argv)
 
 static int sh_commit(struct shell *sh, int argc, char **argv)
 {
+	size_t n;
 	int st;
 
 	if (need_pending(sh, "commit"))
@@ -175,7 +176,10 @@ static int sh_commit(struct shell *sh, int argc, char **argv)
 		drop_pending(sh);
 		return EXIT_OK;
 	}
+	n = shell_pending_count(sh);
 	st = shell_submit(sh, sh->pending, true);
+	if (st == EXIT_OK && !sh->cli->check && !sh->cli->quiet && !sh->cli->json)
+		printf("committed %zu quer%s as one set\n", n, n == 1 ? "y" : "ies");
 	if (st == EXIT_OK && !sh->cli->check)
 		drop_pending(sh);
 	else if (st)
@@ -357,57 +361,150 @@ static char *next_word(char **pp)
 	return word;
 }
 
-static bool starts_with_option(const struct shell *sh, char *p)
+/* The length of the word at @p, quotes kept. */
+static size_t word_len(const char *p)
 {
-	size_t len = strcspn(p, " \t");
-	char c = p[len];
-	bool opt;
+	const char *s = p;
+	char quote = 0;
 
-	p[len] = '\0';
-	opt = sh->host->is_option_word(p);
-	p[len] = c;
-	return opt;
+	for (; *p && (quote || (*p != ' ' && *p != '\t')); p++) {
+		if (!quote && (*p == '\'' || *p == '"'))
+			quote = *p;
+		else if (quote && *p == quote)
+			quote = 0;
+	}
+	return (size_t)(p - s);
+}
+
+/* Is the word at @p an option (as after a command on the command line)? */
+static bool option_at(const struct shell *sh, const char *p, size_t len, bool *next)
+{
+	char word[128];
+
+	*next = false;
+	if (*p != '-' || len >= sizeof(word))
+		return false;
+	memcpy(word, p, len);
+	word[len] = '\0';
+	return sh->host->is_option_word(word, next);
 }
 
 /*
  * Split @p into words in place. With @query, what follows the command name
- * and its options stays one argument: query text for the library's parser.
+ * stays one argument, query text for the library's parser, except the
+ * options in it (and their arguments), wherever they are, as on the
+ * command line (`list module M --flags p`): those are copied to @store.
  */
 static int split_line(const struct shell *sh, char *p, bool query, char **argv,
-		      int max)
+		      int max, char *store, size_t size)
 {
 	int argc = 0;
-	size_t len;
+	size_t len, used = 0;
+	char *out, *text;
+	bool next;
 
 	while (argc < max - 1) {
 		p += strspn(p, " \t");
 		if (!*p)
 			break;
-		if (query && argc > 0 && !starts_with_option(sh, p)) {
-			len = strlen(p);
-			while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-				p[--len] = '\0';
-			argv[argc++] = p;
+		if (query && argc > 0)
 			break;
-		}
 		argv[argc++] = next_word(&p);
 	}
+	if (!query || !*p) {
+		argv[argc] = NULL;
+		return argc;
+	}
+	/* the query text, compacted in place, with the option words taken out */
+	for (text = out = p; *p && argc < max - 2; ) {
+		len = word_len(p);
+		if (option_at(sh, p, len, &next) && used + len + 1 < size) {
+			char *w = store + used, *end;
+
+			memcpy(w, p, len);
+			w[len] = '\0';
+			used += len + 1;
+			argv[argc++] = w;
+			p += len;
+			p += strspn(p, " \t");
+			if (next && *p) {
+				len = word_len(p);
+				if (used + len + 1 < size) {
+					end = w = store + used;
+					memcpy(w, p, len);
+					w[len] = '\0';
+					argv[argc++] = next_word(&end); /* quotes removed */
+					used += len + 1;
+				}
+				p += len;
+				p += strspn(p, " \t");
+			}
+			continue;
+		}
+		memmove(out, p, len);
+		out += len;
+		p += len;
+		if (*p) {
+			*out++ = ' ';
+			p += strspn(p, " \t");
+		}
+	}
+	while (out > text && (out[-1] == ' ' || out[-1] == '\t'))
+		out--;
+	*out = '\0';
+	if (*text)
+		argv[argc++] = text;
 	argv[argc] = NULL;
 	return argc;
 }
 
+/* Does a line starting with @word read as a query (a keyword, or flags)? */
+static bool is_query_start(const char *word)
+{
+	static const char *const keywords[] = { "func", "file", "module", "format",
+		"line", "class", NULL };
+	size_t i;
+
+	if (strchr("+-=!", *word))
+		return true;
+	for (i = 0; keywords[i]; i++)
+		if (!strcmp(word, keywords[i]))
+			return true;
+	return false;
+}
+
+/* Does @text end in a flags word ("... +p"), as a query does? */
+static bool ends_in_flags(const char *text)
+{
+	const char *end = text + strlen(text), *w;
+
+	while (end > text && strchr(" \t;", end[-1]))
+		end--;
+	for (w = end; w > text && !strchr(" \t", w[-1]); w--)
+		;
+	return w < end && strchr("+-=", *w);
+}
+
 static int shell_dispatch(struct shell *sh, struct cli_opts *opts, char *text)
 {
-	char *argv[SHELL_MAX_ARGS], name[32];
+	char *argv[SHELL_MAX_ARGS], name[32], store[1024];
 	const struct shell_cmd *cmd;
 	size_t len = strcspn(text, " \t");
 	int argc, n, st;
 
 	snprintf(name, sizeof(name), "%.*s", (int)len, text);
 	cmd = shell_find(name);
+	if (!cmd && !cli_knows(sh, name) && !is_query_start(name) && !ends_in_flags(text) &&
+	    *cli_suggest(name, shell_command_names(sh))) {
+		/* as on the command line: a mistyped command, not a query */
+		cli_error(sh->cli, "unknown command '%s'%s (see help)\n", name,
+			  cli_suggest(name, shell_command_names(sh)));
+		return EXIT_USAGE;
+	}
 	if (!cmd && !cli_knows(sh, name))
 		return shell_apply_text(sh, text);
-	argc = split_line(sh, text, cmd && cmd->query, argv, SHELL_MAX_ARGS);
+	argc = split_line(sh, text, cmd && cmd->query, argv, SHELL_MAX_ARGS, store,
+			  sizeof(store));
 	if (!cmd || !cmd->run)
 		return sh->host->run(sh->cli, opts, argc, argv);
 	st = sh->host->parse_options(sh->cli, opts, argc, argv, &n);

@@ -24,7 +24,8 @@ struct shell_host {
 	/* only the options after argv[0]; *consumed: the words they took */
 	int (*parse_options)(struct cli *cli, struct cli_opts *opts, int argc,
 			     char **argv, int *consumed);
-	bool (*is_option_word)(const char *word);
+	/* is @word an option; *takes_next: its argument is the next word */
+	bool (*is_option_word)(const char *word, bool *takes_next);
 	void (*command_usage)(FILE *f, const struct cli_command *cmd, bool shell);
 	void (*print_options)(FILE *f, bool shell, const struct cli_command *cmd);
 };

@@ -122,7 +122,8 @@ check("pending-without-begin", rc == 2 and "line 1: pending: no set is open" in 
 rc, head, rest, err, data = split_session(
     "list -j\nbegin\nmodule virtio +pm\nfunc virtnet_* =_\nfile lib/* +t\ncommit\nlist -j\n",
     "undo -v\nlist -j\n")
-docs = json_docs(head) if rc == 0 else []
+# commit says what it did in a line of its own, between the JSON documents
+docs = json_docs(re.sub(r"^committed .*\n", "", head, flags=re.M)) if rc == 0 else []
 before, after = (docs + [None, None])[:2]
 final = json_docs(rest[rest.find(" write\n") + 7:]) if rc == 0 else []
 check("undo-model", rc == 0 and before and after and flags_of(before) != flags_of(after)
@@ -200,5 +201,21 @@ check("help-lists-commands", rc == 0 and all(w in out for w in
       ("begin", "commit", "abort", "pending", "undo", "modules", "info", "quit")), out)
 rc, out, err = run("-C", HAND, stdin="")
 check("no-args-not-a-terminal-is-usage", rc == 2 and "Usage" in err, err)
+
+# the shell as the command line: suggestions, options anywhere, result lines
+rc, out, err, data = session("lst\n")
+check("shell-command-suggestion", rc == 2 and "unknown command 'lst'" in err and
+      "did you mean 'list'" in err, err)
+rc, out, err, data = session("list module virtio_net --flags p\n")
+check("shell-option-after-query", rc == 0 and out.splitlines() and
+      all(" virtio_net " in x and "p" in x.split()[0] for x in out.splitlines()), out + err)
+rc, out, err, data = session("list --sort line module virtio_net -o line\n")
+check("shell-option-argument-word", rc == 0 and out.split() == sorted(out.split(), key=int), out + err)
+rc, out, err, data = session("begin\nmodule virtio_net +p\ncommit\n")
+check("shell-commit-result-line", rc == 0 and "committed 1 query as one set" in out, out + err)
+rc, out, err, data = session("modules --sort module\n")
+check("shell-option-not-for-command", rc == 2 and "does not apply to modules" in err, err)
+rc, out, err, data = session("modul x +p\n")
+check("shell-keyword-typo-still-query", rc == 2 and "did you mean 'module'" in err, err)
 
 tap.finish()
