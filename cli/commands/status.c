@@ -187,7 +187,7 @@ static void print_text(struct cli *cli, const struct status *s)
 	const char *boot = cli_boot_snapshot_name();
 	size_t i;
 
-	printf("control file:  %s%s (backend %s)\n", s->control,
+	printf("control file:  %s%s; backend %s\n", s->control,
 	       s->features & DDCTL_FEATURE_CONTROL ? "" : " (not a kernel file)",
 	       cli_backend_name(cli));
 	printf("kernel:        negation %s, transactions %s, netlink %s\n",
