@@ -242,7 +242,7 @@ static void usage(FILE *f)
 		   "       ddctl [OPTIONS] -f FILE\n\nCommands:\n");
 	for (i = 0; i < N_COMMANDS; i++)
 		if (commands[i].name[0] != '_')
-			fprintf(f, "  %-12s %-9s %s\n", commands[i].name,
+			fprintf(f, "  %-12s %-12s %s\n", commands[i].name,
 				commands[i].args, commands[i].help);
 	fprintf(f, "\nOptions:\n");
 	print_options(f, false, NULL);

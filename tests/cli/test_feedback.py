@@ -180,6 +180,11 @@ rc, out, err = stock("--json", "status", config_root=root, run_dir=os.path.join(
 doc = json.loads(out) if rc == 0 else {}
 check("status-json", doc.get("config_differ") == 25 and doc.get("boot_differ") is None and
       doc.get("sessions_running") == 0 and isinstance(doc.get("modules"), list), out + err)
+with open(os.path.join(root, "etc", "ddctl.d", "20-later.conf"), "w") as f:
+    f.write("module not_loaded_yet +p\n")
+rc, out, err = stock("--check", "apply-config", config_root=root)
+check("apply-config-empty-warns-keeps-0", rc == 0 and "not_loaded_yet" in err and
+      "selects no site" in err, "rc=%d %s" % (rc, err))
 rc, out, err = stock("status", "extra")
 check("status-no-arguments", rc == 2, err)
 
