@@ -385,7 +385,7 @@ int cmd_list(struct cli *cli, const struct cli_opts *opts, int argc,
 		st = cli_parse_queries(cli, text, DDCTL_PARSE_MATCH_ONLY, &filter);
 		free(text);
 		if (st)
-			return st;
+			goto out; /* the set holds the error: unref it */
 	}
 	st = cli_read_table(cli, &table);
 	if (st)
