@@ -51,7 +51,7 @@ struct cli_opts {
 	bool boot;          /* save */
 	bool keep_going;    /* shell: go on after an error in a script */
 	bool full, no_legend; /* list, modules, sessions: nothing cut; no header */
-	bool yes;           /* set, follow, run: no question before a large set */
+	bool yes;           /* set: no question before a large set */
 	unsigned long long given; /* the dispatcher: the options given, by index */
 };
 
