@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ops/input.h"
 #include "output/message.h"
 #include "output/suggest.h"
+#include "util/read-file.h"
 
 /* The outcome of parsing into @set: the error, if any, once. */
 static int parse_status(struct cli *cli, struct ddctl_queryset *set, int r)
@@ -59,7 +61,7 @@ int cli_parse_file(struct cli *cli, const char *path, struct ddctl_queryset **se
 	*set = NULL;
 	if (!buf) {
 		cli_error(cli, "cannot read %s: %s; nothing was changed\n", name,
-			strerror(errno));
+			  cli_read_strerror(errno));
 		return EXIT_REFUSED;
 	}
 	r = ddctl_queryset_new(cli->ctx, set);
@@ -124,42 +126,28 @@ char *cli_join_args(int argc, char **argv)
 
 /*
  * The whole of @path ('-': stdin) and its length, NUL-terminated; NULL with
- * errno set when it cannot be opened or read (a directory: EISDIR).
+ * errno set when it cannot be opened or read (a directory: EISDIR; more
+ * than the limit of an input: EFBIG, see cli_read_strerror()).
  */
 char *cli_read_text(const char *path, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	size_t alloc = 4096, n;
-	char *buf, *tmp;
-	int e = 0;
+	char *buf = NULL;
+	int r;
 
 	*len = 0;
-	if (!f)
-		return NULL;
-	buf = malloc(alloc);
-	while (buf && (n = fread(buf + *len, 1, alloc - *len - 1, f)) > 0) {
-		*len += n;
-		if (alloc - *len < 2) {
-			alloc *= 2;
-			tmp = realloc(buf, alloc);
-			if (!tmp)
-				free(buf);
-			buf = tmp;
-		}
-	}
-	if (!buf)
-		e = ENOMEM;
-	else if (ferror(f))
-		e = errno ? errno : EIO;
-	if (f != stdin)
-		fclose(f);
-	if (e) {
-		free(buf);
-		errno = e;
+	r = strcmp(path, "-") ? read_full_file(path, 0, &buf, len) :
+		read_full_fd(STDIN_FILENO, 0, &buf, len);
+	if (r < 0) {
+		errno = -r;
 		return NULL;
 	}
-	buf[*len] = '\0';
 	return buf;
+}
+
+/* Why cli_read_text() failed with @e (an errno), for a message. */
+const char *cli_read_strerror(int e)
+{
+	return read_file_strerror(-e);
 }
 
 char *cli_read_file(const char *path)

@@ -167,7 +167,7 @@ static char *read_text(struct ddctl_ctx *ctx, const char *path, size_t *len)
 	int r = read_full_file(path, 0, &text, len);
 
 	if (r < 0)
-		err(ctx, "cannot read %s: %s\n", path, strerror(-r));
+		err(ctx, "cannot read %s: %s\n", path, read_file_strerror(r));
 	return text;
 }
 
