@@ -157,6 +157,30 @@ char *cli_read_file(const char *path)
 	return cli_read_text(path, &len);
 }
 
+/*
+ * A saved script whose header says that an end line follows must end with
+ * it (only blanks after): else it was cut short (a full disk) and is
+ * refused. Scripts from before the end line are read as they are.
+ */
+int cli_check_saved_end(struct cli *cli, const char *name, const char *text)
+{
+	const char *end;
+	size_t len;
+
+	if (strncmp(text, DDCTL_SAVE_MAGIC_ENDED, strlen(DDCTL_SAVE_MAGIC_ENDED)))
+		return EXIT_OK;
+	len = strlen(text);
+	while (len && strchr(" \t\n", text[len - 1]))
+		len--;
+	end = text + len - strlen(DDCTL_SAVE_END);
+	if (end >= text && !strncmp(end, DDCTL_SAVE_END, strlen(DDCTL_SAVE_END)) &&
+	    (end == text || end[-1] == '\n'))
+		return EXIT_OK;
+	cli_error(cli, "%s is cut short: a saved script ends with the line \"%s\", this one does not; nothing was changed\n",
+		  strcmp(name, "-") ? name : "stdin", DDCTL_SAVE_END);
+	return EXIT_USAGE;
+}
+
 /* Whether @argc arguments are what @a allows; says so when not. */
 int cli_check_arity(struct cli *cli, const struct cli_arity *a, int argc)
 {

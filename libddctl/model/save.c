@@ -14,11 +14,16 @@
 #include "model/table.h"
 #include "util/strbuf.h"
 
-/* No ';' in the header: it separates queries even inside a comment. */
-#define SAVE_HEADER                                                        \
-	"# ddctl saved state: the callsites whose flags differ from the\n" \
-	"# default (=_). Restoring it brings a system to exactly this\n"   \
-	"# state: callsites not named here are switched off.\n"
+/*
+ * No ';' in the header: it separates queries even inside a comment. The
+ * header says that an end line follows (DDCTL_SAVE_MAGIC_ENDED), so that
+ * restore can refuse a script cut short and still read older ones.
+ */
+#define SAVE_HEADER                                                         \
+	DDCTL_SAVE_MAGIC_ENDED " the callsites whose flags\n"                \
+	"# differ from the default (=_). Restoring it brings a system to\n" \
+	"# exactly this state: callsites not named here are switched off.\n" \
+	"# An end marker closes it: without one the script was cut short.\n"
 
 DDCTL_EXPORT int ddctl_table_format_script(struct ddctl_table *table, char **text)
 {
@@ -34,6 +39,8 @@ DDCTL_EXPORT int ddctl_table_format_script(struct ddctl_table *table, char **tex
 		r = strbuf_adds(&sb, SAVE_HEADER);
 	if (!r)
 		r = queryset_format(set, &sb);
+	if (!r)
+		r = strbuf_adds(&sb, DDCTL_SAVE_END "\n");
 	ddctl_queryset_unref(set);
 	ddctl_table_unref(zero);
 	if (r < 0) {
