@@ -555,8 +555,14 @@ int ddctl_table_new_with_flags(struct ddctl_table *from, unsigned int flags,
  * DDCTL_SAVE_END. A table in the default state gives the header and the
  * end line alone.
  *
- * Return: 0, -ENOMEM, or -ENOTRECOVERABLE when a changed site cannot be
- * named by a query (the log says which).
+ * Sites no query can give their flags are reported as warnings (log) and
+ * as comments in the script, and the rest is saved: the 'd' flag (saved
+ * without it), a class the kernel does not name or a module name with
+ * wildcard characters (left out), sites of one identity with different
+ * flags (left out).
+ *
+ * Return: 0, -ENOMEM, or -ENOTRECOVERABLE when another changed site cannot
+ * be named by a query (the log says which).
  */
 int ddctl_table_format_script(struct ddctl_table *table, char **text);
 

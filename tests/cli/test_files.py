@@ -194,18 +194,15 @@ everything = table("control-all-on", [l.replace(" =_ ", " =p ", 1)
                                       for l in open(STOCK).read().splitlines()[1:]])
 rc, out, err = run("save", control=everything)
 check("save-fully-enabled-stock", rc == 0 and "module virtio_ring =p" in out and
-      re.search(r"warning|cannot be named", err), "rc=%d\n%s" % (rc, err),
-      todo="item 7: one site no query can name fails the whole save")
+      re.search(r"warning|cannot be named", err), "rc=%d\n%s" % (rc, err))
 dflag = table("control-d-flag", ['a.c:10 [m]f =pd "x\\n"', 'a.c:11 [m]g =_ "y\\n"'])
 rc, out, err = run("save", control=dflag)
-check("save-d-flag", rc == 0 and "=pd" in out, "rc=%d\n%s" % (rc, err),
-      todo="item 7: a 7.2 site with the d flag: State not recoverable")
+check("save-d-flag", rc == 0 and "=pd" in out, "rc=%d\n%s" % (rc, err))
 dup = table("control-duplicate", ['a.c:10 [m]f =p "x\\n"', 'a.c:10 [m]f =_ "x\\n"',
                                   'b.c:1 [m]g =p "y\\n"'])
 rc, out, err = run("save", control=dup)
 check("save-duplicate-identity-warns", rc == 0 and "b.c" in out and "a.c:10" in err,
-      "rc=%d\n%s%s" % (rc, out, err),
-      todo="item 7: two same-identity sites with different flags fail the whole save")
+      "rc=%d\n%s%s" % (rc, out, err))
 
 # ---- the shell's history: concurrent shells keep each other's lines ------
 ctl = os.path.join(tmp, "control")
