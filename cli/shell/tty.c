@@ -107,7 +107,7 @@ static char *history_path(const struct shell *sh)
 		file = ".ddctl_history";
 	}
 	if (fd == -EPERM)
-		cli_error(sh->cli, "%s is another user's or writable by others: no history kept\n",
+		cli_error(sh->cli, "a directory of the history under %s is another user's or writable by others: no history kept\n",
 			  state && state[0] == '/' ? state : home);
 	if (fd < 0)
 		return NULL;
@@ -144,7 +144,8 @@ static bool history_usable(const struct shell *sh, const char *path)
 		return errno == ENOENT;
 	if (S_ISREG(st.st_mode))
 		return true;
-	cli_error(sh->cli, "%s is %s: no history kept\n", path,
+	/* @path names a descriptor: say what the user set */
+	cli_error(sh->cli, "the history file (in $XDG_STATE_HOME or $HOME) is %s: no history kept\n",
 		  S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
 	return false;
 }
