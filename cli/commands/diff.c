@@ -20,20 +20,13 @@ static int load_state(struct cli *cli, struct ddctl_table *live, const char *wha
 		      struct ddctl_table **out)
 {
 	struct ddctl_queryset *script = NULL;
-	char *text;
 	int r, st;
 
 	if (!strcmp(what, "-")) {
 		*out = ddctl_table_ref(live);
 		return EXIT_OK;
 	}
-	text = cli_read_file(what);
-	if (!text) {
-		cli_error(cli, "cannot read %s: %s\n", what, strerror(errno));
-		return EXIT_REFUSED;
-	}
-	st = cli_parse_queries(cli, text, 0, &script);
-	free(text);
+	st = cli_parse_file(cli, what, &script, NULL);
 	if (st)
 		return st;
 	r = ddctl_table_new_from_script(live, script, out);

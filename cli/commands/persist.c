@@ -52,11 +52,13 @@ static int own_options(const char *module, const char *options,
 static void print_options_lines(struct written *wr, char *text)
 {
 	char *line, *save = NULL, *opts, module[256];
+	int end;
 
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "options %255s", module) != 1)
+		/* the options follow the module's own word, not a match inside "options" */
+		if (sscanf(line, "options %255s%n", module, &end) != 1)
 			continue;
-		opts = strstr(line, module) + strlen(module);
+		opts = line + end;
 		print_module(wr, module, opts + strspn(opts, " "));
 	}
 }

@@ -8,9 +8,6 @@
 #include "ops/commit.h"
 #include "ops/input.h"
 
-/* A ddctl save starts so; without queries it is the default state. */
-#define SAVE_MAGIC "# ddctl saved state"
-
 int cmd_restore(struct cli *cli, const struct cli_opts *opts, int argc,
 	        char **argv)
 {
@@ -19,9 +16,11 @@ int cmd_restore(struct cli *cli, const struct cli_opts *opts, int argc,
 	int st;
 
 	st = cli_parse_file(cli, argv[0], &script, &text);
+	if (!st)
+		st = cli_check_saved_end(cli, argv[0], text);
 	/* no queries: "all default" only when ddctl saved it so */
 	if (!st && ddctl_queryset_get_count(script) == 0 &&
-	    strncmp(text, SAVE_MAGIC, strlen(SAVE_MAGIC))) {
+	    strncmp(text, DDCTL_SAVE_MAGIC, strlen(DDCTL_SAVE_MAGIC))) {
 		st = cli_nothing_to_change(cli);
 		goto out;
 	}

@@ -460,18 +460,14 @@ static int read_set(struct cli *cli, const struct cli_opts *opts, int argc,
 	if (!file && argc == 2 && !strcmp(argv[0], "-f"))
 		file = argv[1];
 	if (file) {
-		text = cli_read_file(file);
-		if (!text) {
-			cli_error(cli, "cannot read %s: %s\n", file, strerror(errno));
-			return EXIT_REFUSED;
-		}
+		st = cli_parse_file(cli, file, set, NULL);
 	} else {
 		text = cli_join_args(argc, argv);
 		if (!text)
 			return EXIT_REFUSED;
+		st = cli_parse_queries(cli, text, 0, set);
+		free(text);
 	}
-	st = cli_parse_queries(cli, text, 0, set);
-	free(text);
 	if (!st && ddctl_queryset_get_count(*set) == 0) {
 		cli_error(cli, "no queries given\n");
 		st = EXIT_USAGE;

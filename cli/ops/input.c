@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ops/input.h"
 #include "output/message.h"
 #include "output/suggest.h"
+#include "util/read-file.h"
 
 static const char *const keywords[] = { "func", "file", "module", "format",
 	"line", "class", NULL };
@@ -91,7 +93,7 @@ int cli_parse_file(struct cli *cli, const char *path, struct ddctl_queryset **se
 	*set = NULL;
 	if (!buf) {
 		cli_error(cli, "cannot read %s: %s; nothing was changed\n", name,
-			strerror(errno));
+			  cli_read_strerror(errno));
 		return EXIT_REFUSED;
 	}
 	r = ddctl_queryset_new(cli->ctx, set);
@@ -179,42 +181,28 @@ char *cli_join_args(int argc, char **argv)
 
 /*
  * The whole of @path ('-': stdin) and its length, NUL-terminated; NULL with
- * errno set when it cannot be opened or read (a directory: EISDIR).
+ * errno set when it cannot be opened or read (a directory: EISDIR; more
+ * than the limit of an input: EFBIG, see cli_read_strerror()).
  */
 char *cli_read_text(const char *path, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	size_t alloc = 4096, n;
-	char *buf, *tmp;
-	int e = 0;
+	char *buf = NULL;
+	int r;
 
 	*len = 0;
-	if (!f)
-		return NULL;
-	buf = malloc(alloc);
-	while (buf && (n = fread(buf + *len, 1, alloc - *len - 1, f)) > 0) {
-		*len += n;
-		if (alloc - *len < 2) {
-			alloc *= 2;
-			tmp = realloc(buf, alloc);
-			if (!tmp)
-				free(buf);
-			buf = tmp;
-		}
-	}
-	if (!buf)
-		e = ENOMEM;
-	else if (ferror(f))
-		e = errno ? errno : EIO;
-	if (f != stdin)
-		fclose(f);
-	if (e) {
-		free(buf);
-		errno = e;
+	r = strcmp(path, "-") ? read_full_file(path, 0, &buf, len) :
+		read_full_fd(STDIN_FILENO, 0, &buf, len);
+	if (r < 0) {
+		errno = -r;
 		return NULL;
 	}
-	buf[*len] = '\0';
 	return buf;
+}
+
+/* Why cli_read_text() failed with @e (an errno), for a message. */
+const char *cli_read_strerror(int e)
+{
+	return read_file_strerror(-e);
 }
 
 char *cli_read_file(const char *path)
@@ -222,6 +210,30 @@ char *cli_read_file(const char *path)
 	size_t len;
 
 	return cli_read_text(path, &len);
+}
+
+/*
+ * A saved script whose header says that an end line follows must end with
+ * it (only blanks after): else it was cut short (a full disk) and is
+ * refused. Scripts from before the end line are read as they are.
+ */
+int cli_check_saved_end(struct cli *cli, const char *name, const char *text)
+{
+	const char *end;
+	size_t len;
+
+	if (strncmp(text, DDCTL_SAVE_MAGIC_ENDED, strlen(DDCTL_SAVE_MAGIC_ENDED)))
+		return EXIT_OK;
+	len = strlen(text);
+	while (len && strchr(" \t\n", text[len - 1]))
+		len--;
+	end = text + len - strlen(DDCTL_SAVE_END);
+	if (end >= text && !strncmp(end, DDCTL_SAVE_END, strlen(DDCTL_SAVE_END)) &&
+	    (end == text || end[-1] == '\n'))
+		return EXIT_OK;
+	cli_error(cli, "%s is cut short: a saved script ends with the line \"%s\", this one does not; nothing was changed\n",
+		  strcmp(name, "-") ? name : "stdin", DDCTL_SAVE_END);
+	return EXIT_USAGE;
 }
 
 /* Whether @argc arguments are what @a allows; says so when not. */

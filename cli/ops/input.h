@@ -14,7 +14,9 @@ int cli_parse_file(struct cli *cli, const char *path, struct ddctl_queryset **se
 		   char **text);
 char *cli_join_args(int argc, char **argv);
 char *cli_read_text(const char *path, size_t *len);
+const char *cli_read_strerror(int e);
 char *cli_read_file(const char *path);
+int cli_check_saved_end(struct cli *cli, const char *name, const char *text);
 int cli_check_arity(struct cli *cli, const struct cli_arity *a, int argc);
 
 #endif

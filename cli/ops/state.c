@@ -40,26 +40,26 @@ const char *cli_backend_name(struct cli *cli)
 	return ddctl_get_backend(cli->ctx) == DDCTL_BACKEND_NETLINK ? "netlink" : "control-file";
 }
 
-/*
- * The boot snapshot as messages name it. The library keeps it below
- * $DDCTL_RUN_DIR when that is set, but offers no getter for the path:
- * messages name the installed place.
- */
+/* The boot snapshot as messages name it: below $DDCTL_RUN_DIR when set. */
 const char *cli_boot_snapshot_name(void)
 {
-	return "/run/ddctl/boot.conf";
+	static char *name;
+
+	if (!name && ddctl_boot_state_get_path(&name) < 0)
+		name = NULL;
+	return name ? name : "/run/ddctl/boot.conf";
 }
 
 static int warn_ended(struct ddctl_session *s, void *data)
 {
 	if (!ddctl_session_is_running(s))
-		fprintf(stderr, "ddctl: the session of pid %ld (%s) ended without restoring its callsites: run 'ddctl sessions --restore'\n",
-			  ddctl_session_get_pid(s), ddctl_session_get_command(s));
+		cli_warn(data, "the session of pid %ld (%s) ended without restoring its callsites: run 'ddctl sessions --restore'\n",
+			 ddctl_session_get_pid(s), ddctl_session_get_command(s));
 	return 0;
 }
 
 /* Any command: say so when a session was killed before it could restore. */
 void cli_check_sessions(struct cli *cli)
 {
-	ddctl_session_foreach(cli->ctx, warn_ended, NULL);
+	ddctl_session_foreach(cli->ctx, warn_ended, cli);
 }

@@ -129,6 +129,15 @@ void cli_vwarn(const struct cli *cli, const char *format, va_list args)
 	free(msg);
 }
 
+void cli_warn(const struct cli *cli, const char *format, ...)
+{
+	va_list args;
+
+	va_start(args, format);
+	cli_vwarn(cli, format, args);
+	va_end(args);
+}
+
 /* "ddctl: [line N: ]message": the shell names the script line. */
 void cli_verror(const struct cli *cli, const char *format, va_list args)
 {

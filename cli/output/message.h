@@ -14,6 +14,8 @@ void cli_verror(const struct cli *cli, const char *format, va_list args);
 void cli_vwarn(const struct cli *cli, const char *format, va_list args);
 void cli_error(const struct cli *cli, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
+void cli_warn(const struct cli *cli, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
 void cli_note(const struct cli *cli, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
 void cli_warn(const struct cli *cli, const char *format, ...)

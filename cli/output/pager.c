@@ -2,7 +2,10 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /*
  * Output on a terminal: its width, and a pager for long output as systemctl
- * and git have ($DDCTL_PAGER, $PAGER, else less; --no-pager).
+ * and git have ($DDCTL_PAGER, $PAGER, else less; --no-pager). With
+ * privileges someone else handed over (sudo, pkexec, euid != uid) the pager
+ * is less in its secure mode (LESSSECURE=1: no shell, editor or log file)
+ * and $DDCTL_PAGER/$PAGER are ignored, unless DDCTL_PAGERSECURE=0.
  */
 #include <errno.h>
 #include <signal.h>
@@ -52,10 +55,25 @@ static bool in_path(const char *prog)
 	return false;
 }
 
+/*
+ * Must the pager be a secure one? DDCTL_PAGERSECURE decides when set (0 or
+ * 1); else when ddctl runs with privileges another user handed it.
+ */
+static bool pager_secure(void)
+{
+	const char *env = getenv("DDCTL_PAGERSECURE");
+
+	if (env && (!strcmp(env, "0") || !strcmp(env, "1")))
+		return env[0] == '1';
+	return geteuid() != getuid() ||
+	       (geteuid() == 0 && (getenv("SUDO_UID") || getenv("PKEXEC_UID")));
+}
+
 /* From here on stdout goes through the pager, when it is a terminal. */
 void cli_pager_start(struct cli *cli)
 {
-	const char *pager = getenv("DDCTL_PAGER");
+	bool secure = pager_secure();
+	const char *pager = secure ? NULL : getenv("DDCTL_PAGER");
 	int fd[2];
 
 	if (!pager_pid)
@@ -63,7 +81,7 @@ void cli_pager_start(struct cli *cli)
 	cli_output_width(); /* the terminal's, before stdout is a pipe */
 	if (cli->no_pager || cli->in_shell || pager_pid || !isatty(STDOUT_FILENO))
 		return;
-	if (!pager)
+	if (!pager && !secure)
 		pager = getenv("PAGER");
 	if (!pager)
 		pager = in_path("less") ? "less" : "";
@@ -82,6 +100,11 @@ void cli_pager_start(struct cli *cli)
 		close(fd[0]);
 		close(fd[1]);
 		setenv("LESS", "FRSXMK", 0); /* quit if one screen, keep colours */
+		if (secure) {
+			setenv("LESSSECURE", "1", 1);
+			execlp("less", "less", (char *)NULL);
+			_exit(127);
+		}
 		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
 		_exit(127);
 	}

@@ -3,9 +3,11 @@
 /*
  * The shell on a terminal: readline's callback interface, so that Ctrl-C
  * cancels the line being typed and not the shell; history in the XDG state
- * directory without duplicates; Tab completion from complete.c.
+ * directory without duplicates, appended line by line, never through a
+ * directory someone else could change; Tab completion from complete.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +28,7 @@ static struct {
 	struct shell *sh;
 	struct completer *comp;
 	char *history;
+	int history_dir; /* the directory the history is in */
 	bool confirm; /* asking whether to quit with queries pending */
 	char prompt[160];
 	char *const *cands;
@@ -39,40 +42,79 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
-static int mkdir_p(char *dir)
+/*
+ * A directory of the history's path: @name in @at (not a symbolic link
+ * unless @at is AT_FDCWD, i.e. $HOME or $XDG_STATE_HOME itself), made 0700
+ * when missing and @create, and the euid's and writable by no one else:
+ * its descriptor, or -errno (-EPERM: someone else's).
+ */
+static int open_own_dir(int at, const char *name, bool create)
 {
-	char *p;
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+		    (at == AT_FDCWD ? 0 : O_NOFOLLOW);
+	struct stat st;
+	int fd;
 
-	for (p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-			*p = '/';
-			return -errno;
-		}
-		*p = '/';
+	fd = openat(at, name, flags);
+	if (fd < 0 && errno == ENOENT && create && mkdirat(at, name, 0700) == 0)
+		fd = openat(at, name, flags);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
 	}
-	return mkdir(dir, 0700) < 0 && errno != EEXIST ? -errno : 0;
+	return fd;
 }
 
-/* $XDG_STATE_HOME/ddctl/history, ~/.local/state/ddctl/history, ~/.ddctl_history */
-static char *history_path(void)
+/* @base, then each of @names in it, as open_own_dir(). */
+static int open_own_path(const char *base, const char *const *names, bool create)
 {
+	int fd = open_own_dir(AT_FDCWD, base, create), next;
+
+	for (; fd >= 0 && *names; names++) {
+		next = open_own_dir(fd, *names, create);
+		close(fd);
+		fd = next;
+	}
+	return fd;
+}
+
+/*
+ * $XDG_STATE_HOME/ddctl/history, ~/.local/state/ddctl/history, else
+ * ~/.ddctl_history. HOME and XDG_STATE_HOME are the user's (`sudo -E`
+ * keeps them): every directory from there on must be the euid's, is
+ * reached through descriptors without following a symbolic link, and is
+ * named as /proc/self/fd/N for readline, so that no one else can redirect
+ * the history. None such: no history. Returns the path, or NULL.
+ */
+static char *history_path(const struct shell *sh)
+{
+	static const char *const xdg[] = { "ddctl", NULL };
+	static const char *const home_state[] = { ".local", "state", "ddctl", NULL };
+	static const char *const none[] = { NULL };
 	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	char *dir = NULL, *path = NULL;
-	int r = -1;
+	const char *file = "history";
+	char *path = NULL;
+	int fd = -ENOENT;
 
 	if (state && state[0] == '/')
-		r = asprintf(&dir, "%s/ddctl", state);
+		fd = open_own_path(state, xdg, true);
 	else if (home && home[0])
-		r = asprintf(&dir, "%s/.local/state/ddctl", home);
-	if (r >= 0 && mkdir_p(dir) == 0)
-		r = asprintf(&path, "%s/history", dir);
-	else if (home && home[0])
-		r = asprintf(&path, "%s/.ddctl_history", home);
-	free(dir);
-	return r < 0 ? NULL : path;
+		fd = open_own_path(home, home_state, true);
+	if (fd < 0 && home && home[0]) {
+		fd = open_own_path(home, none, false);
+		file = ".ddctl_history";
+	}
+	if (fd == -EPERM)
+		cli_error(sh->cli, "a directory of the history under %s is another user's or writable by others: no history kept\n",
+			  state && state[0] == '/' ? state : home);
+	if (fd < 0)
+		return NULL;
+	tty.history_dir = fd;
+	if (asprintf(&path, "/proc/self/fd/%d/%s", fd, file) < 0)
+		return NULL;
+	return path;
 }
 
 /* Add @line as the newest entry; an older identical entry goes. */
@@ -102,9 +144,50 @@ static bool history_usable(const struct shell *sh, const char *path)
 		return errno == ENOENT;
 	if (S_ISREG(st.st_mode))
 		return true;
-	cli_error(sh->cli, "%s is %s: no history kept\n", path,
+	/* @path names a descriptor: say what the user set */
+	cli_error(sh->cli, "the history file (in $XDG_STATE_HOME or $HOME) is %s: no history kept\n",
 		  S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
 	return false;
+}
+
+/*
+ * The newest line appended to the history file, so that shells running at
+ * the same time keep each other's lines (the file is made 0600 if missing).
+ */
+static void history_append(void)
+{
+	int fd = open(tty.history, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
+		      O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return;
+	close(fd);
+	append_history(1, tty.history);
+}
+
+/* The history file into readline's list, duplicates dropped (the last kept). */
+static void history_read_unique(void)
+{
+	HIST_ENTRY **list;
+	char **lines;
+	int i, n;
+
+	clear_history();
+	if (read_history(tty.history))
+		return;
+	/* Files written by other tools and other shells hold duplicates. */
+	list = history_list();
+	n = history_length;
+	lines = calloc((size_t)n + 1, sizeof(*lines));
+	for (i = 0; lines && list && i < n; i++)
+		lines[i] = strdup(list[i]->line);
+	clear_history();
+	for (i = 0; lines && i < n; i++) {
+		if (lines[i])
+			history_add_unique(lines[i]);
+		free(lines[i]);
+	}
+	free(lines);
 }
 
 /* The history as the file readline reads, replaced all or nothing. */
@@ -127,31 +210,32 @@ static void history_save(const struct shell *sh)
 
 static void history_load(const struct shell *sh)
 {
-	HIST_ENTRY **list;
-	char **lines;
-	int i, n;
-
 	stifle_history(HISTORY_MAX);
-	tty.history = history_path();
+	tty.history_dir = -1;
+	tty.history = history_path(sh);
 	if (tty.history && !history_usable(sh, tty.history)) {
 		free(tty.history);
 		tty.history = NULL;
 	}
-	if (!tty.history || read_history(tty.history))
-		return;
-	/* Files written by other tools may hold duplicates: keep the last. */
-	list = history_list();
-	n = history_length;
-	lines = calloc((size_t)n + 1, sizeof(*lines));
-	for (i = 0; lines && list && i < n; i++)
-		lines[i] = strdup(list[i]->line);
-	clear_history();
-	for (i = 0; lines && i < n; i++) {
-		if (lines[i])
-			history_add_unique(lines[i]);
-		free(lines[i]);
+	if (tty.history)
+		history_read_unique();
+}
+
+/*
+ * At the end: the file again (with the lines other shells appended
+ * meanwhile), written back without duplicates.
+ */
+static void history_end(const struct shell *sh)
+{
+	if (tty.history && !access(tty.history, F_OK)) {
+		history_read_unique();
+		history_save(sh);
 	}
-	free(lines);
+	free(tty.history);
+	tty.history = NULL;
+	if (tty.history_dir >= 0)
+		close(tty.history_dir);
+	tty.history_dir = -1;
 }
 
 static char *complete_next(const char *text, int state)
@@ -210,7 +294,7 @@ static void on_line(char *line)
 		if (whole[strspn(whole, " \t")]) {
 			history_add_unique(whole);
 			if (tty.history)
-				history_save(tty.sh);
+				history_append();
 		}
 		shell_run_line(sh, whole);
 		completer_set_table(tty.comp, sh->table);
@@ -287,6 +371,6 @@ int shell_tty_run(struct shell *sh)
 	sigprocmask(SIG_UNBLOCK, &sigint, NULL);
 	sigaction(SIGINT, &old, NULL);
 	completer_free(tty.comp);
-	free(tty.history);
+	history_end(sh);
 	return EXIT_OK;
 }

@@ -533,6 +533,16 @@ int ddctl_table_new_with_flags(struct ddctl_table *from, unsigned int flags,
 /* Saved settings                                                     */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A saved script starts with DDCTL_SAVE_MAGIC; one that starts with
+ * DDCTL_SAVE_MAGIC_ENDED (every script ddctl_table_format_script() writes)
+ * ends with the line DDCTL_SAVE_END, so that a script cut short (a full
+ * disk) can be told from a whole one. Older scripts have neither.
+ */
+#define DDCTL_SAVE_MAGIC "# ddctl saved state"
+#define DDCTL_SAVE_MAGIC_ENDED "# ddctl saved state, format 2:"
+#define DDCTL_SAVE_END "# end of the ddctl saved state"
+
 /**
  * ddctl_table_format_script() - the state of @table as a query script (text)
  * @table: the state to save
@@ -541,11 +551,18 @@ int ddctl_table_new_with_flags(struct ddctl_table *from, unsigned int flags,
  * The script is a comment header and the `=flags` queries that bring the
  * default state (every flag off, `=_`) to @table's: one group per flag
  * value, naming whole modules, files, functions or lines where that is
- * exact (ddctl_queryset_new_restore() from the default). A table in the
- * default state gives the header alone.
+ * exact (ddctl_queryset_new_restore() from the default), then the line
+ * DDCTL_SAVE_END. A table in the default state gives the header and the
+ * end line alone.
  *
- * Return: 0, -ENOMEM, or -ENOTRECOVERABLE when a changed site cannot be
- * named by a query (the log says which).
+ * Sites no query can give their flags are reported as warnings (log) and
+ * as comments in the script, and the rest is saved: the 'd' flag (saved
+ * without it), a class the kernel does not name or a module name with
+ * wildcard characters (left out), sites of one identity with different
+ * flags (left out).
+ *
+ * Return: 0, -ENOMEM, or -ENOTRECOVERABLE when another changed site cannot
+ * be named by a query (the log says which).
  */
 int ddctl_table_format_script(struct ddctl_table *table, char **text);
 

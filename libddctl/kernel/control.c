@@ -112,7 +112,7 @@ static int control_read(struct ddctl_ctx *ctx, char **text)
 		return r;
 	r = read_full_file(path, READ_FILE_TEXT, text, NULL);
 	if (r < 0)
-		err(ctx, "cannot read %s: %s\n", path, strerror(-r));
+		err(ctx, "cannot read %s: %s\n", path, read_file_strerror(r));
 	return r;
 }
 

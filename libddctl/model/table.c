@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -107,8 +108,10 @@ static int parse_class(char *s, struct ddctl_site *site)
 	}
 	if (!strncmp(s, unknown, sizeof(unknown) - 1)) {
 		s += sizeof(unknown) - 1;
+		errno = 0;
 		id = strtol(s, &end, 10);
-		if (end == s || *end || id < 0)
+		/* the kernel's ids are 0..63: a bigger one is no kernel's */
+		if (end == s || *end || id < 0 || id > INT_MAX || errno)
 			return -1;
 		site->class_name = "";
 		site->class_id = (int)id;

@@ -5,14 +5,17 @@
  * systemd way (a file name in /etc hides the same name in /run and
  * /usr/lib; files are applied in the lexical order of their names; a
  * symlink to /dev/null masks a name), loaded as one set with errors
- * reported per file and line.
+ * reported per file and line. A drop-in someone other than root could
+ * have written (its owner, the directories above it) is refused.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/ctx.h"
 #include "model/queryset.h"
@@ -103,10 +106,7 @@ static bool is_masked(const char *path)
 	return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode));
 }
 
-/*
- * A symlink to nothing is skipped (the rest still applies); a drop-in
- * anyone may write is applied with a warning.
- */
+/* A symlink to nothing is skipped (the rest still applies). */
 static bool is_skipped(struct ddctl_ctx *ctx, const char *path, bool loading)
 {
 	int prio = loading ? LOG_WARNING : LOG_DEBUG;
@@ -117,10 +117,81 @@ static bool is_skipped(struct ddctl_ctx *ctx, const char *path, bool loading)
 			       path);
 		return true;
 	}
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & S_IWOTH))
-		ddctl_log_cond(ctx, prio, "warning: %s is writable by every user: anyone can change what it does\n",
-			       path);
 	return false;
+}
+
+/*
+ * Could someone other than root (or the euid) have written @p? Its owner,
+ * and write access for others: the world, or a group other than root's.
+ * A directory with the sticky bit owned by root (/tmp) lets others add
+ * names but not replace root's, so it is trusted: its entries are checked
+ * themselves. Says why in @why.
+ */
+static bool is_untrusted(const char *p, const char *self, char *why, size_t size)
+{
+	const char *name = strcmp(p, self) ? p : "it";
+	struct stat st;
+
+	if (lstat(p, &st) < 0) {
+		snprintf(why, size, "%s: %s", p, strerror(errno));
+		return true;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		snprintf(why, size, "%s is owned by uid %u", name, (unsigned int)st.st_uid);
+		return true;
+	}
+	if (S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) && st.st_uid == 0)
+		return false;
+	if ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != 0)) {
+		snprintf(why, size, "%s is writable by %s", name,
+			 st.st_mode & S_IWOTH ? "every user" : "its group");
+		return true;
+	}
+	return false;
+}
+
+/* @real (a resolved path) and every directory above it, as is_untrusted(). */
+static bool chain_untrusted(char *real, const char *self, char *why, size_t size)
+{
+	char *slash;
+
+	for (;;) {
+		if (is_untrusted(real[0] ? real : "/", self, why, size))
+			return true;
+		slash = strrchr(real, '/');
+		if (!slash || !real[0])
+			return false;
+		*slash = '\0';
+	}
+}
+
+/*
+ * Drop-ins are applied as root: refused when someone other than root could
+ * have written them (as sshd's StrictModes): the file, and every directory
+ * above it, both above the name in ddctl.d and above the file a symbolic
+ * link there points to. -EPERM, said with the reason.
+ */
+static int check_trust(struct ddctl_ctx *ctx, const char *path)
+{
+	char real[PATH_MAX], self[PATH_MAX], why[PATH_MAX + 64];
+	const char *slash = strrchr(path, '/');
+	char *dir;
+
+	if (!realpath(path, self))
+		return 0; /* reading it says why */
+	snprintf(real, sizeof(real), "%s", self);
+	dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+	if (!dir)
+		return -ENOMEM;
+	if (!chain_untrusted(real, self, why, sizeof(why)) &&
+	    (!realpath(dir, real) || !chain_untrusted(real, self, why, sizeof(why)))) {
+		free(dir);
+		return 0;
+	}
+	free(dir);
+	err(ctx, "%s could be changed by a user other than root: %s; the configuration is not applied\n",
+	    path, why);
+	return -EPERM;
 }
 
 /* The drop-ins in order; @loading: their contents are applied (warn). */
@@ -147,7 +218,8 @@ static int config_foreach(struct ddctl_ctx *ctx, bool loading,
 	for (i = 0; !r && i < n; i++) {
 		if (is_masked(list[i].path))
 			dbg(ctx, "%s is masked\n", list[i].path);
-		else if (!is_skipped(ctx, list[i].path, loading))
+		else if (!is_skipped(ctx, list[i].path, loading) &&
+			 (!loading || !(r = check_trust(ctx, list[i].path))))
 			r = fn(list[i].path, data);
 	}
 	free_dropins(list, n);
@@ -167,7 +239,7 @@ static char *read_text(struct ddctl_ctx *ctx, const char *path, size_t *len)
 	int r = read_full_file(path, 0, &text, len);
 
 	if (r < 0)
-		err(ctx, "cannot read %s: %s\n", path, strerror(-r));
+		err(ctx, "cannot read %s: %s\n", path, read_file_strerror(r));
 	return text;
 }
 

@@ -210,7 +210,8 @@ for n in os.listdir(sdir):
 
 # ---- boot snapshot, reset, diff ------------------------------------------
 rc, out, err = run("reset", control=STOCK)
-check("reset-no-snapshot", rc == 1 and "no boot snapshot /run/ddctl/boot.conf" in err and
+check("reset-no-snapshot", rc == 1 and
+      "no boot snapshot %s" % os.path.join(ROOT, "run", "ddctl", "boot.conf") in err and
       "nothing was changed" in err, err)
 rc, out, err = run("--check", "save", "--boot", control=ENABLED)
 boot = os.path.join(ROOT, "run", "ddctl", "boot.conf")

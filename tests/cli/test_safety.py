@@ -179,22 +179,32 @@ rc2, out, err = run("--check", "restore", zero)
 check("restore-default-save", rc == 0 and rc2 == 0 and "would change" in out and
       "nothing to change" not in out, out + err)
 
-# ---- a dangling symlink skips one drop-in; world-writable warns ----
+# ---- a dangling symlink skips one drop-in; world-writable is refused ----
 root = os.path.join(tmp, "root-dangling")
 os.makedirs(os.path.join(root, "etc/ddctl.d"))
 os.symlink("/nonexistent/x.conf", os.path.join(root, "etc/ddctl.d/05-gone.conf"))
 ww = os.path.join(root, "etc/ddctl.d/10-ok.conf")
 with open(ww, "w") as f:
     f.write("module virtio_ring -p\n")
-os.chmod(ww, 0o666)
 rc, out, err = run("--check", "apply-config", config_root=root)
 check("dangling-dropin-skipped", rc == 0 and "05-gone.conf" in err and "would change" in out,
       "rc=%d\n%s%s" % (rc, out, err))
-check("world-writable-dropin-warns", err.count("10-ok.conf is writable by every user") == 1, err)
 rc, out, err = run("--check", "--json", "apply-config", config_root=root)
 warnings = [json.loads(l) for l in err.splitlines()] if rc == 0 else []
-check("dropin-warnings-json", rc == 0 and len(warnings) == 2 and
+check("dropin-warnings-json", rc == 0 and len(warnings) == 1 and
       all(list(w) == ["warning"] for w in warnings), "rc=%d\n%s" % (rc, err))
+# a drop-in every user may write was applied with a warning; now it is
+# refused, and with it the whole configuration
+os.chmod(ww, 0o666)
+rc, out, err = run("--check", "apply-config", config_root=root)
+check("world-writable-dropin-refused", rc == 1 and
+      err.count("10-ok.conf could be changed by a user other than root") == 1 and
+      "writable by every user" in err and "would change" not in out, "rc=%d\n%s%s" % (rc, out, err))
+rc, out, err = run("--check", "--json", "apply-config", config_root=root)
+docs = [json.loads(l) for l in err.splitlines()] if rc == 1 else []
+check("dropin-refused-json", rc == 1 and len(docs) == 2 and list(docs[0]) == ["warning"] and
+      list(docs[1]) == ["error"] and
+      any("10-ok.conf" in m for m in docs[1]["error"]["messages"]), "rc=%d\n%s" % (rc, err))
 
 # a query the kernel cannot take in one write is a query error (exit 2)
 long_query = 'format "%s" +p' % ("a" * 4100)
