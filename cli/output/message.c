@@ -108,7 +108,7 @@ void cli_json_errors(int status)
 	memset(&pending, 0, sizeof(pending));
 }
 
-/* A warning: with --json one {"warning":MESSAGE} line, at once. */
+/* A warning: "ddctl: warning: ..." on stderr; with --json one {"warning":MESSAGE} line, at once. */
 void cli_vwarn(const struct cli *cli, const char *format, va_list args)
 {
 	struct json_writer w;
@@ -173,15 +173,6 @@ void cli_note(const struct cli *cli, const char *format, ...)
 	va_end(args);
 }
 
-/* A warning: "ddctl: warning: ..." on stderr, a {"warning"} line with --json. */
-void cli_warn(const struct cli *cli, const char *format, ...)
-{
-	va_list args;
-
-	va_start(args, format);
-	cli_vwarn(cli, format, args);
-	va_end(args);
-}
 
 /*
  * Colour on @fd: --color=always or never; auto: a terminal, unless

@@ -18,8 +18,6 @@ void cli_warn(const struct cli *cli, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
 void cli_note(const struct cli *cli, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
-void cli_warn(const struct cli *cli, const char *format, ...)
-	__attribute__((format(printf, 2, 3)));
 bool cli_color(const struct cli *cli, int fd);
 void cli_error_query(unsigned int index, unsigned int column, const char *word);
 void cli_json_errors(int status);
