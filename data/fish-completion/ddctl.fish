@@ -19,10 +19,15 @@ function __ddctl_complete
         end
         switch $w
             case -C --control
-                set ctl --control $tokens[(math $i + 1)]
+                set -a ctl --control $tokens[(math $i + 1)]
                 set skip 1
             case '--control=*'
-                set ctl $w
+                set -a ctl $w
+            case --kernel
+                set -a ctl --kernel $tokens[(math $i + 1)]
+                set skip 1
+            case '--kernel=*'
+                set -a ctl $w
             case -f --file -B --backend -o --output --sort --flags --kmsg --capture-writes
                 set skip 1
             case '-*'
@@ -71,6 +76,7 @@ complete -c ddctl -s o -l output -x -a '(__ddctl_columns)' -d 'the columns'
 complete -c ddctl -l sort -x -a '(__ddctl_columns)' -d 'sort by these columns'
 complete -c ddctl -l no-pager -d 'no pager on a terminal'
 complete -c ddctl -s C -l control -r -F -d 'use PATH as the control file'
+complete -c ddctl -l kernel -x -d 'the query language of kernel VERSION'
 complete -c ddctl -l expand -d 'expand negated queries'
 complete -c ddctl -s B -l backend -x -a 'auto control netlink' -d 'the backend'
 complete -c ddctl -s k -l keep-going -d 'shell: go on after an error'

@@ -201,8 +201,7 @@ check("save-fully-enabled-stock", rc == 0 and "module virtio_ring =p" in out and
       todo="item 7: one site no query can name fails the whole save")
 dflag = table("control-d-flag", ['a.c:10 [m]f =pd "x\\n"', 'a.c:11 [m]g =_ "y\\n"'])
 rc, out, err = run("save", control=dflag)
-check("save-d-flag", rc == 0 and "=pd" in out, "rc=%d\n%s" % (rc, err),
-      todo="item 7: a 7.2 site with the d flag: State not recoverable")
+check("save-d-flag", rc == 0 and "=pd" in out, "rc=%d\n%s" % (rc, err))
 dup = table("control-duplicate", ['a.c:10 [m]f =p "x\\n"', 'a.c:10 [m]f =_ "x\\n"',
                                   'b.c:1 [m]g =p "y\\n"'])
 rc, out, err = run("save", control=dup)
