@@ -79,7 +79,7 @@ if [ ! -e "$out/ok" ]; then
 		dpkg -x "$deb" "$out.tmp/root"
 	done
 	# /boot/vmlinuz-REL (6.x), /usr/lib/modules/REL/vmlinuz (7.x)
-	vmlinuz=$(ls "$out.tmp"/root/boot/vmlinuz-* "$out.tmp"/root/usr/lib/modules/*/vmlinuz 2>/dev/null | head -1)
+	vmlinuz=$(ls "$out.tmp"/root/boot/vmlinuz-* "$out.tmp"/root/usr/lib/modules/*/vmlinuz 2>/dev/null | head -1 || true)
 	[ -n "$vmlinuz" ] || { echo "fetch-distro.sh: no vmlinuz in ${pkgs[*]}" >&2; exit 1; }
 	cp "$vmlinuz" "$out.tmp/bzImage"
 	case "$vmlinuz" in
