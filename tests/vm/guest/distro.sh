@@ -118,6 +118,79 @@ for q in "module bonding +p" "module bridge =pmf" "func e1000_* +pl" \
 		eval '[ $prc = 0 -a $arc = 0 -a "$got" = "$want" ]'
 done
 
+# ---- o: the oracle: the kernel's verdict and change against ddctl's -------
+# Each query written raw to the control file (the kernel's verdict: the
+# write's status, its change: the diff) and given to ddctl --check --json on
+# the same state; a disagreement fails oracle-N. ddctl's own extensions are
+# excepted and listed: negation (ddctl expands it; the stock kernel refuses).
+long=$(awk 'BEGIN { s = "module bonding format "; for (i = 0; i < 4070; i++) s = s "x"; print s " +p" }')
+i=0
+while IFS= read -r q; do
+	[ -n "$q" ] || continue
+	i=$((i + 1))
+	reset_all
+	echo "module dm_mod +p" > $CONTROL
+	cat $CONTROL > /tmp/before
+	printf '%s\n' "$q" > $CONTROL 2>/dev/null
+	krc=$?
+	cat $CONTROL > /tmp/kafter
+	kchg=$(diff /tmp/before /tmp/kafter | grep -c '^+[^+]')
+	reset_all
+	echo "module dm_mod +p" > $CONTROL
+	ddctl --check --json set "$q" > /tmp/o.json 2>/tmp/o.err
+	drc=$?
+	dchg=$(grep -o '"old":' /tmp/o.json | wc -l)
+	[ $krc = 0 ] && kv=ok || kv=refused
+	[ $drc = 0 ] && dv=ok || dv=refused
+	printf '%s\t%s %s\t%s %s\n' "$(echo "$q" | cut -c1-120)" "$kv" "$kchg" "$dv" "$dchg" >> $OUT/oracle.txt
+	check oracle-$i "'$(echo "$q" | cut -c1-80)': kernel $kv ($kchg changed), ddctl $dv ($dchg predicted): $(head -c 200 /tmp/o.err)" \
+		eval '[ $kv = $dv -a "$kchg" = "$dchg" ]'
+done <<EOF_Q
+module bonding +p
+module bonding +m
+module bonding +f
+module bonding +l
+module bonding +t
+module bonding +s
+module bonding +d
+module bonding +_
+module bonding =_
+module bonding -p
+module bonding +pmflt
+func bond_init +p
+func bond_* =pf
+file bond_main.c +p
+file drivers/net/bonding/bond_main.c +p
+file drivers/net/bonding/bond_main.c:bond_enslave +p
+file bond_main.c line 1900-2300 +p
+module bonding line 1935 +p
+module bonding line -1000 +p
+module bonding line 4000- +p
+format "Begin bond_init" +p
+format 'Masking off' +p
+format ^Begin +p
+format bond\040init +p
+module e1000 format Masking +p
+module BONDING +p
+module bond?ng +p
+module dm-mod +p
+class FOO +p
+module bonding class FOO +p
+module bonding +x
+module bonding p
+module
+modul bonding +p
+module bonding line 0 +p
+module bonding line 10-5 +p
+module bonding func bond_init file bond_main.c line 6481 +p
+module bonding module e1000 +p
+'module bonding' +p
+"module" bonding +p
+module bonding +p # a comment
+$long
+EOF_Q
+note "oracle: $i queries; ddctl's own extensions excepted: negation (!module, module !x, !format), expanded by ddctl"
+
 # ---- f: follow and run on the distro modules' own sites -------------------
 reset_all
 cat $CONTROL > /tmp/before
