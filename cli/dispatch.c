@@ -105,8 +105,8 @@ static const struct cli_command commands[] = {
 	  "exit status 0: the same, 1: they differ",
 	  "ddctl diff /run/ddctl/boot.conf -" },
 	/* help names an unknown COMMAND itself */
-	{ "help", cmd_help, "[COMMAND]", "this help, or a command's", C_HELP, ANY, false,
-	  NULL, "ddctl help set" },
+	{ "help", cmd_help, "[COMMAND]", "this help, a command's; help flags: the flag letters", C_HELP, ANY, false,
+	  NULL, "ddctl help set\nddctl help flags" },
 	{ "__complete", cmd_complete, "WORD...", "candidates for the last word (shell completions)",
 	  C_COMPLETE, ANY, false, NULL, NULL },
 };
@@ -117,7 +117,7 @@ static const struct cli_command commands[] = {
 enum opt_kind {
 	O_CLI,     /* a bool in struct cli at .offset */
 	O_OPTS,    /* a bool, or with an argument a string, in struct cli_opts */
-	O_BACKEND, O_CONTROL, O_CAPTURE, O_HELP, O_VERSION, O_COLOR,
+	O_BACKEND, O_CONTROL, O_KERNEL, O_CAPTURE, O_HELP, O_VERSION, O_COLOR,
 };
 
 struct cli_option {
@@ -177,6 +177,9 @@ static const struct cli_option options[] = {
 	{ "yes", 'y', 'y', false, true, C_SET, NULL,
 	  "set: no question before a set enables thousands of sites", OPT(yes) },
 	{ "control", 'C', 'C', true, false, 0, "PATH", "use PATH as the control file", ACT(O_CONTROL) },
+	{ "kernel", 0, 1020, true, false, 0, "VERSION",
+	  "the query language of Linux VERSION, e.g. 6.1 (default: the running one)",
+	  ACT(O_KERNEL) },
 	{ "expand", 0, 'X', false, true, C_COMMIT | C_INFO | C_STATUS, NULL,
 	  "expand negated queries even if the kernel parses them",
 	  OPT(expand) },
@@ -248,7 +251,8 @@ static void usage(FILE *f)
 	print_options(f, false, NULL);
 	fprintf(f, "\nA query is match-specs (func, file, module, format, line, class;\n"
 		   "module, file, func and format may be negated: '!module virtio*')\n"
-		   "followed by flags: [+-=][pmflts_]. Queries are separated by ';'.\n"
+		   "followed by flags: [+-=][pmfsltd_] (ddctl help flags; s: Linux 6.6+,\n"
+		   "d: 7.2+). Queries are separated by ';'.\n"
 		   "Options may also follow the command; '--' ends them.\n"
 		   "Exit status: 0 success, 1 the kernel or the system refused,\n"
 		   "2 usage or query error. See ddctl(8).\n");
@@ -298,12 +302,41 @@ static const char *const *command_names(void)
 	return names;
 }
 
+/* help flags: the letters, what each does, which this kernel has. */
+static void flags_help(struct cli *cli)
+{
+	unsigned int bit, have = ddctl_get_query_flags(cli->ctx);
+	const char *kernel = ddctl_get_kernel(cli->ctx), *what, *since;
+	size_t i;
+	char c;
+
+	printf("Flags: an operator (+ adds, - removes, = sets exactly) and letters, e.g. +pmfl\n");
+	for (i = 0; ddctl_flag_get_info(i, &c, &bit, &what, &since) == 0; i++) {
+		printf("  %c  %-*s", c, *since ? 46 : 0, what);
+		if (*since)
+			printf("  Linux %s and later%s", since,
+			       kernel && !(have & bit) ? " (not this kernel)" : "");
+		printf("\n");
+	}
+	printf("m f s l t decorate the message as module:function:file:line: ([tid] first);\n"
+	       "the kernel prints the flags in this order (=pmfslt), =_ for none.\n");
+	if (kernel)
+		printf("This kernel: %s (--kernel VERSION for another).\n", kernel);
+	else
+		printf("The kernel of the control file is not known: every flag is taken\n"
+		       "(--kernel VERSION or DDCTL_KERNEL names it).\n");
+}
+
 static int cmd_help(struct cli *cli, const struct cli_opts *opts, int argc, char **argv)
 {
 	const struct cli_command *cmd;
 
 	if (argc < 1) {
 		usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc == 1 && !strcmp(argv[0], "flags")) {
+		flags_help(cli);
 		return EXIT_OK;
 	}
 	cmd = find_command(argv[0]);
@@ -319,7 +352,7 @@ static int cmd_help(struct cli *cli, const struct cli_opts *opts, int argc, char
 /* Is @word query flags ("-p", "-pf", "+p") rather than an option? */
 static bool is_flags_word(const char *word)
 {
-	return word[0] == '-' && word[1] && strspn(word + 1, "pmflts_") == strlen(word + 1);
+	return word[0] == '-' && word[1] && strspn(word + 1, "pmfsltd_") == strlen(word + 1);
 }
 
 static const struct cli_option *find_short(char c)
@@ -518,6 +551,12 @@ static int apply_option(struct cli *cli, struct cli_opts *opts, const struct cli
 		return ddctl_set_write_capture(cli->ctx, arg) < 0 ? EXIT_REFUSED : EXIT_OK;
 	case O_CONTROL:
 		return ddctl_set_control_path(cli->ctx, arg) < 0 ? EXIT_REFUSED : EXIT_OK;
+	case O_KERNEL:
+		if (!*arg || ddctl_set_kernel(cli->ctx, arg) < 0) {
+			cli_error(cli, "--kernel: a release such as 6.1 or 6.12.57, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
 	case O_HELP:
 		if (!cmd) {
 			usage(stdout);

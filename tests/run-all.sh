@@ -16,8 +16,9 @@
 # arm64-build test (the arm64 demo's build step, no kernel);
 # DDCTL_VM_DEBUG=1 adds the patched kernel with PROVE_LOCKING (vm-debug).
 # The vm suite runs the stock and patched 6.12 kernels (vm-stock, vm-patched)
-# and the patched 7.2 kernel (vm-patched-7.2); DDCTL_VM_ALL=1 adds the stock
-# 7.2 kernel (vm-stock-7.2).
+# and the patched 7.2 kernel (vm-patched-7.2), and Debian's own 6.1, 6.12 and
+# 7.x kernels, downloaded, not built (vm-debian-*); DDCTL_VM_ALL=1 adds the
+# stock 7.2 kernel (vm-stock-7.2).
 # DDCTL_DRY_RUN=1 says what it would install and run, and stops.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -71,7 +71,7 @@ static int parse_fields(struct cli *cli, const char *opt, const char *list,
 static int parse_flag_filter(struct cli *cli, const char *flags, unsigned int *want,
 			     bool *none)
 {
-	static const char letters[] = "pmflts";
+	static const char letters[] = "pmfltsd"; /* bit i is letter i */
 	const char *p, *at;
 
 	*want = 0;
@@ -83,7 +83,7 @@ static int parse_flag_filter(struct cli *cli, const char *flags, unsigned int *w
 		else if (at && *p)
 			*want |= 1u << (at - letters);
 		else {
-			cli_error(cli, "--flags: unknown flag '%c' (flags are p m f l t s, or _ for none)\n", *p);
+			cli_error(cli, "--flags: unknown flag '%c' (flags are p m f s l t d, or _ for none)\n", *p);
 			return EXIT_USAGE;
 		}
 	}

@@ -25,8 +25,10 @@
 #include "output/json.h"
 #include "output/message.h"
 
+/* The decoration a session adds, less what the kernel lacks (6.1: no 's'). */
 #define DECORATION (DDCTL_FLAG_MODNAME | DDCTL_FLAG_FUNCNAME | \
 		    DDCTL_FLAG_SOURCENAME | DDCTL_FLAG_LINENO)
+#define decoration(f) (DECORATION & ddctl_get_query_flags((f)->cli->ctx))
 #define STATS_ROWS 20
 
 static volatile sig_atomic_t got_signal, child_done;
@@ -132,8 +134,8 @@ static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
 	size_t site;
 
 	if (rec->facility == 0 && rec->level == 7 &&
-	    ddctl_kmsg_prefix_parse(rec->text, DECORATION | DDCTL_FLAG_TID, &p) == 0 &&
-	    (p.flags & DECORATION) == DECORATION &&
+	    ddctl_kmsg_prefix_parse(rec->text, decoration(f) | DDCTL_FLAG_TID, &p) == 0 &&
+	    (p.flags & decoration(f)) == decoration(f) &&
 	    ddctl_kmsg_index_find(f->index, &p, &site) > 0) {
 		f->counts[site]++;
 		f->lines++;
@@ -538,7 +540,7 @@ static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
 	st = cli_read_table(cli, &now);
 	if (st)
 		return st;
-	r = ddctl_session_new(set, now, DECORATION, &f->session);
+	r = ddctl_session_new(set, now, decoration(f), &f->session);
 	if (r < 0) {
 		cli_error(cli, "cannot plan the session: %s\n", strerror(-r));
 		ddctl_table_unref(now);

@@ -174,19 +174,22 @@ static bool strv_contains(const struct strv *sv, const char *word, size_t len)
 	return i < sv->n && strlen(sv->v[i]) == len && !strncmp(sv->v[i], word, len);
 }
 
-/* "+p" -> "+pm", "+pf", ...: the letters not yet given. */
+/* "+p" -> "+pm", "+pf", ...: the letters the kernel has, not yet given. */
 static void complete_flags(struct completer *c, const char *word, size_t len)
 {
-	const char *letters = len == 1 && word[0] == '=' ? "pmflts_" : "pmflts";
-	char cand[16];
+	unsigned int bit, have = ddctl_get_query_flags(c->ctx);
+	char cand[16], letter;
+	size_t i;
 
 	if (len + 1 >= sizeof(cand) || memchr(word, '_', len))
 		return;
 	memcpy(cand, word, len);
-	for (; *letters; letters++) {
-		if (memchr(word, *letters, len))
+	for (i = 0; ddctl_flag_get_info(i, &letter, &bit, NULL, NULL) == 0; i++) {
+		if (bit ? !(have & bit) : !(len == 1 && word[0] == '='))
 			continue;
-		cand[len] = *letters;
+		if (memchr(word, letter, len))
+			continue;
+		cand[len] = letter;
 		out_add(c, "", cand, len + 1);
 	}
 }

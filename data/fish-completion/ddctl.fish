@@ -19,10 +19,15 @@ function __ddctl_complete
         end
         switch $w
             case -C --control
-                set ctl --control $tokens[(math $i + 1)]
+                set -a ctl --control $tokens[(math $i + 1)]
                 set skip 1
             case '--control=*'
-                set ctl $w
+                set -a ctl $w
+            case --kernel
+                set -a ctl --kernel $tokens[(math $i + 1)]
+                set skip 1
+            case '--kernel=*'
+                set -a ctl $w
             case -f --file -B --backend -o --output --sort --flags --kmsg --capture-writes --color
                 set skip 1
             case '-*'
@@ -76,6 +81,7 @@ complete -c ddctl -l color -x -a 'auto always never' -d 'colour: auto, always or
 complete -c ddctl -s y -l yes -d 'no question before a large set'
 complete -c ddctl -l pretty -d 'with --json: indented'
 complete -c ddctl -s C -l control -r -F -d 'use PATH as the control file'
+complete -c ddctl -l kernel -x -d 'the query language of kernel VERSION'
 complete -c ddctl -l expand -d 'expand negated queries'
 complete -c ddctl -s B -l backend -x -a 'auto control netlink' -d 'the backend'
 complete -c ddctl -s k -l keep-going -d 'shell: go on after an error'

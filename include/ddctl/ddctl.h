@@ -91,6 +91,50 @@ int ddctl_get_log_priority(const struct ddctl_ctx *ctx);
 void ddctl_set_log_priority(struct ddctl_ctx *ctx, int priority);
 
 /**
+ * ddctl_set_kernel() - the kernel whose query language applies
+ * @ctx: context
+ * @release: a kernel release as uname -r prints it ("6.1.0-57-amd64",
+ *           "7.2"); NULL: the running kernel's, found with uname(2), or,
+ *           when ddctl_set_control_path() named a control file, the newest
+ *           rules ddctl knows
+ *
+ * The flags a query may give depend on the kernel: 's' came with Linux
+ * 6.6, 'd' with 7.2 (see ddctl_flag_get_info()). Parsing, prediction and
+ * the errors follow this kernel's rules.
+ *
+ * Return: 0, -EINVAL for "", or -ENOMEM.
+ */
+int ddctl_set_kernel(struct ddctl_ctx *ctx, const char *release);
+
+/**
+ * ddctl_get_kernel() - the release of ddctl_set_kernel(), else the running
+ * kernel's; NULL when it is not known (a named control file): the newest
+ * rules apply.
+ */
+const char *ddctl_get_kernel(struct ddctl_ctx *ctx);
+
+/**
+ * ddctl_get_query_flags() - the flags (enum ddctl_flag bits) a query may
+ * give on the kernel of ddctl_get_kernel(); every known flag when that is
+ * not known.
+ */
+unsigned int ddctl_get_query_flags(struct ddctl_ctx *ctx);
+
+/**
+ * ddctl_flag_get_info() - the flag letters, for help texts
+ * @idx: 0, 1, ... in the order the kernel prints them; '_' last
+ * @letter: out: the letter
+ * @bit: out, may be NULL: its enum ddctl_flag bit (0 for '_')
+ * @what: out, may be NULL: what it does, one short phrase
+ * @since: out, may be NULL: the first Linux release with it ("" for a
+ *         flag every supported kernel has)
+ *
+ * Return: 0, or -ENOENT past the last letter.
+ */
+int ddctl_flag_get_info(size_t idx, char *letter, unsigned int *bit,
+			const char **what, const char **since);
+
+/**
  * ddctl_set_control_path() - use @path as the control file
  * @ctx: context
  * @path: any readable file in the control-file format; NULL restores

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include <libkmod.h>
 
@@ -33,6 +34,8 @@ struct ddctl_ctx {
 	bool control_path_set;
 	char *config_root; /* NULL: $DDCTL_CONFIG_ROOT, else "" */
 	char *write_capture; /* ddctl_set_write_capture(); NULL: the kernel */
+	char *kernel; /* ddctl_set_kernel(), else the running kernel's release */
+	bool kernel_set, kernel_probed;
 };
 
 static void log_stderr(void *data, int priority, const char *file, int line,
@@ -107,6 +110,7 @@ DDCTL_EXPORT struct ddctl_ctx *ddctl_unref(struct ddctl_ctx *ctx)
 	free(ctx->control_path);
 	free(ctx->config_root);
 	free(ctx->write_capture);
+	free(ctx->kernel);
 	free(ctx);
 	return NULL;
 }
@@ -145,6 +149,11 @@ DDCTL_EXPORT int ddctl_set_control_path(struct ddctl_ctx *ctx,
 	free(ctx->control_path);
 	ctx->control_path = copy;
 	ctx->control_path_set = copy != NULL;
+	if (!ctx->kernel_set) { /* found again: a named file's kernel is not uname's */
+		free(ctx->kernel);
+		ctx->kernel = NULL;
+		ctx->kernel_probed = false;
+	}
 	ctx->features_known = false;
 	return 0;
 }
@@ -265,4 +274,44 @@ void ctx_set_nl_probed(struct ddctl_ctx *ctx)
 uint32_t ctx_next_nl_seq(struct ddctl_ctx *ctx)
 {
 	return ++ctx->nl_seq;
+}
+
+DDCTL_EXPORT int ddctl_set_kernel(struct ddctl_ctx *ctx, const char *release)
+{
+	char *copy = NULL;
+
+	if (release && !*release)
+		return -EINVAL;
+	if (release) {
+		copy = strdup(release);
+		if (!copy)
+			return -ENOMEM;
+	}
+	free(ctx->kernel);
+	ctx->kernel = copy;
+	ctx->kernel_set = copy != NULL;
+	ctx->kernel_probed = copy != NULL;
+	return 0;
+}
+
+/*
+ * The release whose query language applies: as set, else the running
+ * kernel's (uname) when the control file is the running kernel's, else
+ * NULL (a named control file of an unknown kernel: the newest rules).
+ */
+DDCTL_EXPORT const char *ddctl_get_kernel(struct ddctl_ctx *ctx)
+{
+	struct utsname u;
+
+	if (!ctx->kernel_probed) {
+		ctx->kernel_probed = true;
+		if (!ctx->control_path_set && uname(&u) == 0)
+			ctx->kernel = strdup(u.release);
+	}
+	return ctx->kernel;
+}
+
+bool ctx_kernel_is_set(const struct ddctl_ctx *ctx)
+{
+	return ctx->kernel_set;
 }

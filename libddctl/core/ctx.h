@@ -28,6 +28,9 @@ const char *ctx_get_write_capture(const struct ddctl_ctx *ctx);
 /* The prefix of every configuration path: ddctl_set_config_root(), else , else "". */
 const char *ctx_get_config_root(const struct ddctl_ctx *ctx);
 
+/* Was the kernel's release named (ddctl_set_kernel()), not found? */
+bool ctx_kernel_is_set(const struct ddctl_ctx *ctx);
+
 /* Kernel features once known (ddctl_get_features() caches them here). */
 bool ctx_get_known_features(const struct ddctl_ctx *ctx, unsigned int *features);
 

@@ -35,6 +35,8 @@ struct word {
 };
 
 struct parser {
+	unsigned int accepted; /* the flags this kernel takes */
+	const char *kernel; /* its release, for messages */
 	int err_column;
 	char *err_word;
 	char *err_msg;
@@ -105,16 +107,23 @@ static int tokenize(struct parser *p, char *buf, struct word *words)
 static int parse_flags(struct parser *p, struct word *w, struct ddctl_query *q)
 {
 	const char *s = w->s;
+	char letters[16];
 	int bit;
 
 	if (*s != '+' && *s != '-' && *s != '=')
 		return fail(p, w,
-			    "expected flags as the last word, e.g. +p or -pf (an operator + - or = then letters from pmflts_), after keyword-value pairs");
+			    "expected flags as the last word, e.g. +p or -pf (an operator + - or = then flag letters: `ddctl help flags`), after keyword-value pairs");
 	q->op = *s++;
 	for (; *s; s++) {
 		bit = dd_flag_from_char(*s);
-		if (bit < 0)
-			return fail(p, w, "unknown flag '%c' (flags are p m f l t s _)", *s);
+		if (bit < 0) {
+			dd_flags_letters(p->accepted, letters);
+			return fail(p, w, "unknown flag '%c' (flags are %s: `ddctl help flags`)",
+				    *s, letters);
+		}
+		if ((unsigned int)bit & ~p->accepted)
+			return fail(p, w, "this kernel (%s) has no flag '%c' (Linux %s and later)",
+				    p->kernel, *s, dd_flag_since(*s));
 		q->flags |= (unsigned int)bit;
 	}
 	q->has_flags = true;
@@ -519,10 +528,10 @@ DDCTL_EXPORT bool ddctl_query_is_negated(const struct ddctl_query *query)
 	return false;
 }
 
-int query_parse(const char *text, unsigned int flags, struct ddctl_query *q,
-		struct query_error *e)
+int query_parse(const char *text, unsigned int flags, const char *kernel,
+		struct ddctl_query *q, struct query_error *e)
 {
-	struct parser p = { 0 };
+	struct parser p = { .accepted = dd_flags_of_release(kernel), .kernel = kernel };
 	char *work;
 	int r;
 

@@ -37,9 +37,13 @@ struct query_error {
 	char *msg;
 };
 
-/* Parse one query (no ';'): 0, -EINVAL with @e filled (the caller frees its strings), -ENOMEM. */
-int query_parse(const char *text, unsigned int flags, struct ddctl_query *q,
-		struct query_error *e);
+/*
+ * Parse one query (no ';') by the rules of kernel @kernel (a release; NULL:
+ * the newest): 0, -EINVAL with @e filled (the caller frees its strings),
+ * -ENOMEM.
+ */
+int query_parse(const char *text, unsigned int flags, const char *kernel,
+		struct ddctl_query *q, struct query_error *e);
 void query_release(struct ddctl_query *q);
 int query_build_canonical(struct ddctl_query *q);
 /* A deep copy of @from into @to. */

@@ -111,7 +111,7 @@ DDCTL_EXPORT int ddctl_queryset_parse(struct ddctl_queryset *set,
 		if (!*query || *query == '#')
 			continue;
 		index++;
-		r = query_parse(query, flags, &q, &e);
+		r = query_parse(query, flags, ddctl_get_kernel(set->ctx), &q, &e);
 		if (r == 0)
 			r = queryset_append(set, &q);
 		if (r == -EINVAL)

@@ -17,15 +17,10 @@
 #include "model/table.h"
 #include "util/util.h"
 
-/*
- * A flag letter of a control-file line: the query letters plus what newer
- * kernels print, so that their control files read everywhere: 'd'
- * (_DPRINTK_FLAGS_INCL_STACK, Linux 7.2). Queries do not take 'd' (a
- * kernel without it would refuse the write, see dd_flag_from_char()).
- */
+/* A flag letter of a control-file line: every letter any kernel prints. */
 static int site_flag_from_char(char c)
 {
-	return c == 'd' ? (int)DDCTL_FLAG_STACK : dd_flag_from_char(c);
+	return dd_flag_from_char(c);
 }
 
 /*

@@ -203,11 +203,95 @@ static void test_error_message_names_query(void **state)
 	assert_int_equal(ddctl_queryset_parse(set, "module b +p; func x -z", 0), -EINVAL);
 	msg = ddctl_queryset_get_error(set, NULL, NULL, NULL);
 	assert_string_equal(msg, "query 3 \"func x -z\", column 8, word \"-z\": "
-				 "unknown flag 'z' (flags are p m f l t s _)");
+				 "unknown flag 'z' (flags are p m f s l t d _: `ddctl help flags`)");
 	/* the earlier call's query stays, the failed call adds nothing */
 	assert_int_equal(ddctl_queryset_get_count(set), 1);
 	ddctl_queryset_unref(set);
 	ddctl_unref(ctx);
+}
+
+/* The flags of each kernel: 6.1 has no 's', 6.12 no 'd', 7.2 all. */
+static void test_flags_per_kernel(void **state)
+{
+	static const struct {
+		const char *kernel, *text, *error;
+	} cases[] = {
+		{ "6.1.0-57-amd64", "module M +s",
+		  "query 1 \"module M +s\", column 10, word \"+s\": this kernel (6.1.0-57-amd64) has no flag 's' (Linux 6.6 and later)" },
+		{ "6.1.0-57-amd64", "module M -pd",
+		  "query 1 \"module M -pd\", column 10, word \"-pd\": this kernel (6.1.0-57-amd64) has no flag 'd' (Linux 7.2 and later)" },
+		{ "6.1.0-57-amd64", "module M +x",
+		  "query 1 \"module M +x\", column 10, word \"+x\": unknown flag 'x' (flags are p m f l t _: `ddctl help flags`)" },
+		{ "6.1.0-57-amd64", "module M =pmflt_", NULL },
+		{ "6.5.0", "module M +s", "query 1 \"module M +s\", column 10, word \"+s\": this kernel (6.5.0) has no flag 's' (Linux 6.6 and later)" },
+		{ "6.6.0", "module M +s", NULL },
+		{ "6.12.57+deb12-amd64", "module M +pmfslt", NULL },
+		{ "6.12.57+deb12-amd64", "module M +d",
+		  "query 1 \"module M +d\", column 10, word \"+d\": this kernel (6.12.57+deb12-amd64) has no flag 'd' (Linux 7.2 and later)" },
+		{ "7.2.13-amd64", "module M +d", NULL },
+		{ "8.0", "module M =pmfsltd", NULL },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ddctl_ctx *ctx = test_ctx();
+		struct ddctl_queryset *set = NULL;
+		int r;
+
+		assert_int_equal(ddctl_set_kernel(ctx, cases[i].kernel), 0);
+		assert_int_equal(ddctl_queryset_new(ctx, &set), 0);
+		r = ddctl_queryset_parse(set, cases[i].text, 0);
+		if (!cases[i].error) {
+			assert_int_equal(r, 0);
+		} else {
+			assert_int_equal(r, -EINVAL);
+			assert_string_equal(ddctl_queryset_get_error(set, NULL, NULL, NULL),
+					    cases[i].error);
+		}
+		ddctl_queryset_unref(set);
+		ddctl_unref(ctx);
+	}
+}
+
+/* The flags per release, and a named control file without one: all. */
+static void test_query_flags_of_kernel(void **state)
+{
+	struct ddctl_ctx *ctx = NULL;
+	unsigned int old = DDCTL_FLAG_PRINT | DDCTL_FLAG_MODNAME |
+			   DDCTL_FLAG_FUNCNAME | DDCTL_FLAG_LINENO | DDCTL_FLAG_TID;
+
+	(void)state;
+	assert_int_equal(ddctl_new(&ctx), 0);
+	assert_int_equal(ddctl_set_control_path(ctx, "/nonexistent"), 0);
+	assert_null(ddctl_get_kernel(ctx));
+	assert_int_equal(ddctl_get_query_flags(ctx), old | DDCTL_FLAG_SOURCENAME | DDCTL_FLAG_STACK);
+	assert_int_equal(ddctl_set_kernel(ctx, "6.1.0-57-amd64"), 0);
+	assert_string_equal(ddctl_get_kernel(ctx), "6.1.0-57-amd64");
+	assert_int_equal(ddctl_get_query_flags(ctx), old);
+	assert_int_equal(ddctl_set_kernel(ctx, "6.12.57"), 0);
+	assert_int_equal(ddctl_get_query_flags(ctx), old | DDCTL_FLAG_SOURCENAME);
+	assert_int_equal(ddctl_set_kernel(ctx, ""), -EINVAL);
+	ddctl_unref(ctx);
+}
+
+static void test_flag_info(void **state)
+{
+	const char *what, *since;
+	unsigned int bit;
+	char letters[16], c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; ddctl_flag_get_info(i, &c, &bit, &what, &since) == 0; i++) {
+		letters[i] = c;
+		assert_non_null(what);
+	}
+	letters[i] = '\0';
+	assert_string_equal(letters, "pmfsltd_");
+	assert_int_equal(ddctl_flag_get_info(3, &c, &bit, NULL, &since), 0);
+	assert_int_equal(bit, DDCTL_FLAG_SOURCENAME);
+	assert_string_equal(since, "6.6");
 }
 
 static void test_match_only(void **state)
@@ -241,6 +325,9 @@ int main(void)
 		cmocka_unit_test(test_accepted),
 		cmocka_unit_test(test_rejected),
 		cmocka_unit_test(test_error_message_names_query),
+		cmocka_unit_test(test_flags_per_kernel),
+		cmocka_unit_test(test_query_flags_of_kernel),
+		cmocka_unit_test(test_flag_info),
 		cmocka_unit_test(test_match_only),
 		cmocka_unit_test(test_negated_flag),
 	};

@@ -101,6 +101,15 @@ def build_kernel(kind, use_kdir=True):
     DDCTL_KDIR names a finished build-kernel.sh build to use instead (to
     test a kernel built from patches that are no longer where they were),
     unless USE_KDIR is false (the stock kernel a hang is compared with)."""
+    if kind.startswith("debian-"):
+        # a distribution kernel: downloaded, never built
+        r = subprocess.run([os.path.join(KERNELS, "fetch-distro.sh"), kind],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+        if r.returncode:
+            err = r.stderr.strip().splitlines()
+            raise Unavailable(err[-1] if err else f"fetch-distro.sh {kind} failed")
+        return r.stdout.strip().splitlines()[-1]
     if use_kdir and os.environ.get("DDCTL_KDIR"):
         kdir = os.environ["DDCTL_KDIR"]
         if not os.path.exists(os.path.join(kdir, "ok")):
@@ -175,12 +184,14 @@ def prepare(kind, workdir, ddctl=None, sizes=MODULE_SIZES, use_kdir=True):
         raise Unavailable(f"QEMU for {ARCH} not installed "
                           "(run tests/vm/deps.sh)")
     kdir = build_kernel(kind, use_kdir)
-    build_modules(kdir, sizes)
+    distro = is_distro(kdir)
+    if not distro:  # no test modules or selftests for a kernel not built here
+        build_modules(kdir, sizes)
     os.makedirs(workdir, exist_ok=True)
     arch = "" if ARCH == "x86_64" else f"-{ARCH}"
     initrd = os.path.join(workdir, f"initramfs-{kind}{arch}.cpio.gz")
     # (build-kselftest.sh cross-compiles for arm64: DDCTL_ARCH)
-    ksdir = build_kselftest(kdir)
+    ksdir = None if distro else build_kselftest(kdir)
     build_initramfs(kdir, initrd, ddctl, ksdir)
     return kdir, initrd
 
@@ -208,6 +219,11 @@ class Boot:
                 f"log {os.path.join(self.rundir, 'console.log')}")
 
 
+def is_distro(kdir):
+    """A distribution kernel (kernels/fetch-distro.sh): it names its package."""
+    return os.path.exists(os.path.join(kdir, "package"))
+
+
 def kernel_image(kdir):
     try:
         with open(os.path.join(kdir, "image")) as f:
@@ -228,6 +244,9 @@ def qemu_cmd(kdir, initrd, smp, mem, append, console_path, data_path,
             "-kernel", kernel_image(kdir), "-initrd", initrd,
             "-no-reboot", "-nic", "none", "-display", "none",
             "-device", "virtio-balloon-pci"]
+    if is_distro(kdir):
+        # QEMU's e1000 NIC (no peer needed): the distro's e1000 probes it
+        cmd += ["-device", "e1000"]
     if interactive:
         cmd += ["-serial", "mon:stdio"]
     else:
