@@ -143,7 +143,7 @@ kmsg = os.path.join(tmp, "kmsg-fifo")
 os.mkfifo(kmsg)
 kw = os.open(kmsg, os.O_RDWR)
 cap = os.path.join(tmp, "follow-writes")
-TODO_SIGNALS = (signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM)
+OTHER_SIGNALS = (signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM)
 
 
 def ended(p, timeout=10):
@@ -159,7 +159,7 @@ def ended(p, timeout=10):
 # run's command ends by itself: ddctl waits for it on SIGINT and SIGHUP
 for command in (["follow", "module virtio +p"],
                 ["run", "module virtio +p", "--", "sleep", "2"]):
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE) + TODO_SIGNALS:
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE) + OTHER_SIGNALS:
         clear_records()
         p = run.popen("--capture-writes", gone(cap), *command, control=ctl, kmsg=kmsg)
         started = p.stderr.readline()  # "following N callsites ..."
@@ -171,9 +171,7 @@ for command in (["follow", "module virtio +p"],
         name = signal.Signals(sig).name
         check("%s-%s-restores" % (command[0], name.lower()),
               "following" in started and records() == [] and re.search("stopping|restor", err),
-              "exit %d, records left %r\n%s%s" % (rc, records(), started, err),
-              todo=("item 4: %s kills %s and leaves the sites on" % (name, command[0]))
-              if sig in TODO_SIGNALS else None)
+              "exit %d, records left %r\n%s%s" % (rc, records(), started, err))
 # SIGPIPE as it comes: stdout is a pipe whose reader went away (| head -1)
 clear_records()
 p = run.popen("--since-boot", "--capture-writes", gone(cap), "--all", "follow", "module virtio +p",
