@@ -5,6 +5,7 @@
  * way every command and the shell change the kernel's state.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,96 @@ static void report_failure(struct cli *cli, struct ddctl_txn *txn, int r)
 }
 
 /*
+ * A commit in several writes: a signal that would end ddctl waits until
+ * the set is written, then the sites it changed are put back as one set
+ * (a half-applied set never stays); a record of the set under the run
+ * directory's sessions, written before the first write, lets
+ * 'ddctl sessions --restore' (and the boot unit) undo it if ddctl dies
+ * anyway (SIGKILL). The record goes once the commit has ended.
+ */
+static const int commit_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+};
+#define COMMIT_SIGNALS (sizeof(commit_signals) / sizeof(commit_signals[0]))
+
+struct journal {
+	struct cli *cli;
+	struct ddctl_queryset *set;
+	struct ddctl_table *before;
+	struct ddctl_session *record;
+	bool show; /* the status line on the terminal */
+};
+
+/* Before the first write of a split set: the record that undoes it. */
+static void journal_begin(struct journal *j)
+{
+	int r = ddctl_session_new(j->set, j->before, 0, &j->record);
+
+	if (!r && ddctl_session_get_change_count(j->record))
+		r = ddctl_session_save(j->record, "ddctl: a set of several writes");
+	if (r < 0)
+		cli_error(j->cli, "warning: cannot keep a record of the set: %s; it is not undone if ddctl is killed while writing\n",
+			    strerror(-r));
+}
+
+static void on_write(void *data, unsigned int done, unsigned int total)
+{
+	struct journal *j = data;
+
+	if (done == 0 && !j->record)
+		journal_begin(j);
+	if (j->show)
+		cli_progress_show(done, total);
+}
+
+/* The first of our signals that came while they were blocked, or 0. */
+static int pending_signal(const sigset_t *before)
+{
+	sigset_t pending;
+	size_t i;
+
+	if (sigpending(&pending) < 0)
+		return 0;
+	for (i = 0; i < COMMIT_SIGNALS; i++)
+		if (sigismember(&pending, commit_signals[i]) &&
+		    !sigismember(before, commit_signals[i]))
+			return commit_signals[i];
+	return 0;
+}
+
+/* After @sig came during the commit of @txn: its changes put back as one set. */
+static int undo_interrupted(struct cli *cli, struct journal *j,
+			    struct ddctl_txn *txn, int sig)
+{
+	struct ddctl_table *after = NULL;
+	struct ddctl_queryset *undo = NULL;
+	struct cli_commit how = { .quiet = true };
+	int r;
+
+	cli_error(cli, "%s during the commit: putting back the sites the set changed\n",
+		  strsignal(sig));
+	r = ddctl_table_new_from_plan(ddctl_txn_get_plan(txn), &after);
+	if (!r)
+		r = ddctl_queryset_new_restore(cli->ctx, after, j->before, &undo);
+	if (!r) {
+		how.table = after;
+		cli_set_commit(cli, undo, &how);
+		r = how.error;
+	}
+	if (r < 0)
+		cli_error(cli, "could not put the sites back: %s%s%s\n", strerror(-r),
+			  j->record ? "; the record stays: run 'ddctl sessions --restore': " : "",
+			  j->record ? ddctl_session_get_path(j->record) : "");
+	else
+		cli_error(cli, "restored %zu quer%s: nothing of the set is left\n",
+			  ddctl_queryset_get_count(undo),
+			  ddctl_queryset_get_count(undo) == 1 ? "y" : "ies");
+	ddctl_queryset_unref(undo);
+	ddctl_table_unref(after);
+	return r;
+}
+
+/*
  * Commit @set as one transaction (or --check it) and report as `set` does;
  * @how->quiet: a session's own change, only a refusal is reported. An
  * empty set changes nothing and succeeds. Returns an exit status;
@@ -190,24 +281,57 @@ static void report_failure(struct cli *cli, struct ddctl_txn *txn, int r)
 int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 		   struct cli_commit *how)
 {
+	struct journal j = { .cli = cli, .set = set };
+	bool guard = !how->quiet && !cli->check;
 	struct ddctl_txn *txn = NULL;
-	int r, st;
+	sigset_t block, before;
+	int r, st, sig = 0;
+	size_t i;
 
 	how->error = 0;
 	if (ddctl_queryset_get_count(set) == 0)
 		return how->quiet ? EXIT_OK :
 		       print_nothing(cli, how, cli->check || cli->verbose);
 	cli_lib_error_forget();
+	if (guard) {
+		sigemptyset(&block);
+		for (i = 0; i < COMMIT_SIGNALS; i++)
+			sigaddset(&block, commit_signals[i]);
+		sigprocmask(SIG_BLOCK, &block, &before);
+	}
 	r = ddctl_txn_new(cli->ctx, set, &txn);
-	if (r == 0 && how->table)
+	/* the state before, for the record and the undo */
+	if (r == 0 && guard)
+		r = how->table ? 0 : ddctl_table_read(cli->ctx, &j.before);
+	if (r == 0 && guard && how->table)
+		j.before = ddctl_table_ref(how->table);
+	if (r == 0 && j.before)
+		ddctl_txn_set_table(txn, j.before);
+	else if (r == 0 && how->table)
 		ddctl_txn_set_table(txn, how->table);
 	if (r == 0 && !how->quiet) {
 		ddctl_txn_set_flags(txn, cli->check ? DDCTL_TXN_CHECK : 0);
-		cli_progress_attach(cli, txn);
+		j.show = cli_progress_wanted(cli);
+		if (guard || j.show)
+			ddctl_txn_set_progress_fn(txn, on_write, &j);
 	}
 	if (r == 0)
 		r = ddctl_txn_commit(txn);
 	how->error = r < 0 ? r : 0;
+	if (guard && (sig = pending_signal(&before)) &&
+	    (r == 0 || r == -EPROTO) && ddctl_txn_get_plan(txn) &&
+	    undo_interrupted(cli, &j, txn, sig) < 0) {
+		ddctl_session_free(j.record); /* the record stays */
+		j.record = NULL;
+	}
+	if (j.record && ddctl_session_remove(j.record) < 0)
+		cli_error(cli, "cannot remove the record %s\n", ddctl_session_get_path(j.record));
+	ddctl_session_free(j.record);
+	ddctl_table_unref(j.before);
+	if (sig) {
+		st = EXIT_REFUSED;
+		goto out;
+	}
 	if (how->quiet) {
 		if (r < 0 && ddctl_txn_get_kernel_message(txn))
 			cli_error(cli, "the kernel refused the set: %s\n",
@@ -230,6 +354,8 @@ int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 			ddctl_txn_get_mismatch_count(txn));
 out:
 	ddctl_txn_unref(txn);
+	if (guard) /* a signal that came now has its way (after the undo) */
+		sigprocmask(SIG_SETMASK, &before, NULL);
 	return st;
 }
 

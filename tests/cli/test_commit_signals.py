@@ -121,9 +121,7 @@ for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
           err.strip() and (records() or restored),
           "exit %d; the kernel read %d queries before the signal (the next write "
           "in its buffer); stderr %r; records %r; restoring writes %d" %
-          (p.returncode, first.count(b"\n"), err[-300:], records(), len(restored)),
-          todo="item 3: %s kills the commit after the first write: nothing said, "
-          "restored or recorded" % name)
+          (p.returncode, first.count(b"\n"), err[-300:], records(), len(restored)))
 clear_records()
 p, fd, first = blocked_commit("-f", QUERIES)
 p.kill()
@@ -132,8 +130,7 @@ os.close(fd)
 left = records()
 rc, out, err = run("--check", "sessions", "--restore")
 check("split-set-sigkill-leaves-record", left and rc == 0 and "would be restored" in out,
-      "%d queries written, records %r\n%s%s" % (first.count(b"\n"), left, out, err),
-      todo="item 3: a commit killed by SIGKILL leaves no record to undo it")
+      "%d queries written, records %r\n%s%s" % (first.count(b"\n"), left, out, err))
 clear_records()
 
 # ---- follow and run: every signal that ends the process restores ----------
