@@ -91,6 +91,24 @@ static int names_only_allowed(struct addr *a, const struct ddctl_query *q,
 	return r;
 }
 
+/*
+ * A file name as a file match-spec: the kernel (and ddctl's parser) split
+ * a file word at its first ':' (FILE:LINES) and read a leading '!' as a
+ * negation, so each ':' of the name and a leading '!' become the wildcard
+ * '?' (which matches them); the candidate is then checked like any other
+ * to name only its sites.
+ */
+static char *file_spec(const char *file)
+{
+	char *word = strdup(file), *p;
+
+	if (word && *word == '!')
+		*word = '?';
+	for (p = word; p && (p = strchr(p, ':')); p++)
+		*p = '?';
+	return word;
+}
+
 /* @q's match-specs, then the flags word. */
 static int emit_query(struct addr *a, struct ddctl_query *q)
 {
@@ -126,7 +144,7 @@ static int emit_compact(struct addr *a, const struct ddctl_site *site, int depth
 		memset(spec, 0, sizeof(spec));
 		spec[DD_SPEC_MODULE] = module[i] ? strdup(module[i]) : NULL;
 		if (depth != 2 || i > 0)
-			spec[DD_SPEC_FILE] = strdup(file[i]);
+			spec[DD_SPEC_FILE] = file_spec(file[i]);
 		if (depth == 2)
 			spec[DD_SPEC_FUNC] = strdup(site->function);
 		query_init(&q, spec, line, line);
@@ -158,7 +176,7 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 	if (site->class_name)
 		spec[DD_SPEC_CLASS] = strdup(site->class_name);
 	if (depth >= 1)
-		spec[DD_SPEC_FILE] = strdup(site->file);
+		spec[DD_SPEC_FILE] = file_spec(site->file);
 	if (depth == 2)
 		spec[DD_SPEC_FUNC] = strdup(site->function);
 	if (depth == 4 && asprintf(&spec[DD_SPEC_FORMAT], "^%s", site->format) < 0)
@@ -189,7 +207,7 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 	if (!r && depth >= 1) {
 		if (depth == 4)
 			snprintf(line, sizeof(line), ":%u", site->line);
-		if (asprintf(&fileword, "%s%s", site->file, depth == 4 ? line : "") < 0)
+		if (asprintf(&fileword, "%s%s", q.spec[DD_SPEC_FILE], depth == 4 ? line : "") < 0)
 			fileword = NULL;
 		r = fileword ? strbuf_adds(a->out, " file ") : -ENOMEM;
 		if (!r)
@@ -394,7 +412,9 @@ int address_sites(struct ddctl_table *table, const bool *selected,
 			    strcmp_null(s->class_name, first->class_name))
 				break;
 		}
-		if (dd_has_wildcard(first->module) ||
+		/* a module word is a wildcard; '-' reads as '_', a leading '!' negates */
+		if (dd_has_wildcard(first->module) || strchr(first->module, '-') ||
+		    first->module[0] == '!' ||
 		    (first->class_name && !*first->class_name)) {
 			err(table->ctx, "sites of module %s cannot be named by a query\n",
 			    first->module);

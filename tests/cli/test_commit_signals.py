@@ -199,7 +199,7 @@ capq = os.path.join(tmp, "query-writes")
 rc, out, err = run("--capture-writes", capq, "set", long_q, control=STOCK)
 sent = open(capq).read().splitlines() if os.path.exists(capq) else []
 check("sent-query-fits-9-words", rc == 2 or (sent and all(words(l) <= MAX_WORDS for l in sent)),
-      "rc=%d sent %r" % (rc, sent), todo="item 5: the canonical query is sent as 11 words")
+      "rc=%d sent %r" % (rc, sent))
 
 
 def table(name, lines):
@@ -215,10 +215,8 @@ hostile = table("control-hostile", [
     'dir/with:colon.c:8 [m]g =_ "c\\n"',
     '!bang.c:3 [m]h =p "b\\n"',             # a name starting with '!'
     '!bang.c:4 [m]h =_ "b\\n"'])
-for name, control, todo in [("stock", STOCK, None), ("enabled", ENABLED, None),
-                            ("hand", HAND, None),
-                            ("hostile", hostile,
-                             "item 5: a save of this table is refused by restore")]:
+for name, control in [("stock", STOCK), ("enabled", ENABLED), ("hand", HAND),
+                      ("hostile", hostile)]:
     saved = os.path.join(tmp, "round-%s.save" % name)
     rc, out, err = run("save", saved, control=control)
     rc2, out2, err2 = run("--check", "restore", saved, control=control) if rc == 0 else (-1, "", "")
@@ -226,7 +224,7 @@ for name, control, todo in [("stock", STOCK, None), ("enabled", ENABLED, None),
         if rc == 0 else []
     check("save-round-trip-" + name, rc == 0 and rc2 == 0 and "nothing to change" in out2 and
           all(words(l) <= MAX_WORDS for l in lines), "save rc=%d %s\nrestore rc=%d %s%s" %
-          (rc, err, rc2, out2[-300:], err2[-300:]), todo=todo)
+          (rc, err, rc2, out2[-300:], err2[-300:]))
 # each case of the hostile table alone, to say which one fails
 for name, rows in [("class-same-line", [0, 1, 2]), ("colon-file", [3, 4]), ("bang-name", [5, 6])]:
     lines = open(hostile).read().splitlines()[1:]
@@ -235,9 +233,7 @@ for name, rows in [("class-same-line", [0, 1, 2]), ("colon-file", [3, 4]), ("ban
     rc, out, err = run("save", saved, control=one)
     rc2, out2, err2 = run("--check", "restore", saved, control=one) if rc == 0 else (-1, "", "")
     check("save-round-trip-" + name, rc == 0 and rc2 == 0 and "nothing to change" in out2,
-          "save rc=%d %s\nrestore rc=%d %s%s" % (rc, err, rc2, out2[-300:], err2[-300:]),
-          todo={"class-same-line": "item 5: the save needs 11 words",
-                "colon-file": "item 5: the table's file:line is split at the first ':'"}.get(name))
+          "save rc=%d %s\nrestore rc=%d %s%s" % (rc, err, rc2, out2[-300:], err2[-300:]))
 
 # follow's decoration query and its session record on a class'd site
 kw = os.open(kmsg, os.O_RDWR)
@@ -250,8 +246,7 @@ os.close(kw)
 left = records()
 rc, out, err = run("--check", "sessions", "--restore", control=STOCK)
 check("follow-class-site-record-restorable", "following" in started and left and rc == 0 and
-      "would be restored" in out, "start %r records %r\n%s%s" % (started, left, out, err),
-      todo="item 5: follow cannot plan the session of a class'd site by file:line")
+      "would be restored" in out, "start %r records %r\n%s%s" % (started, left, out, err))
 clear_records()
 
 # ---- two ddctl processes do not commit at once ---------------------------
