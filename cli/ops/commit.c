@@ -282,7 +282,7 @@ int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 		   struct cli_commit *how)
 {
 	struct journal j = { .cli = cli, .set = set };
-	bool guard = !how->quiet && !cli->check;
+	bool guard = !how->quiet && !cli->check, locked;
 	struct ddctl_txn *txn = NULL;
 	sigset_t block, before;
 	int r, st, sig = 0;
@@ -293,6 +293,7 @@ int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 		return how->quiet ? EXIT_OK :
 		       print_nothing(cli, how, cli->check || cli->verbose);
 	cli_lib_error_forget();
+	locked = cli_lock(cli);
 	if (guard) {
 		sigemptyset(&block);
 		for (i = 0; i < COMMIT_SIGNALS; i++)
@@ -354,6 +355,8 @@ int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 			ddctl_txn_get_mismatch_count(txn));
 out:
 	ddctl_txn_unref(txn);
+	if (locked)
+		cli_unlock();
 	if (guard) /* a signal that came now has its way (after the undo) */
 		sigprocmask(SIG_SETMASK, &before, NULL);
 	return st;
@@ -374,10 +377,14 @@ int cli_restore_script(struct cli *cli, const char *what,
 	struct ddctl_queryset *set = NULL;
 	struct ddctl_table *table = NULL;
 	struct cli_commit how = { 0 };
+	bool locked = cli_lock(cli); /* before the read the set comes from */
 	int r, st = cli_read_table(cli, &table);
 
-	if (st)
+	if (st) {
+		if (locked)
+			cli_unlock();
 		return st;
+	}
 	r = ddctl_queryset_new_from_script(cli->ctx, table, script, &set);
 	if (r < 0) {
 		cli_error(cli, "cannot restore %s: %s\n", what, strerror(-r));
@@ -388,5 +395,7 @@ int cli_restore_script(struct cli *cli, const char *what,
 	}
 	ddctl_queryset_unref(set);
 	ddctl_table_unref(table);
+	if (locked)
+		cli_unlock();
 	return st;
 }

@@ -377,6 +377,7 @@ int cli_session_restore(struct cli *cli, struct ddctl_session *s)
 	struct ddctl_queryset *set = NULL;
 	struct ddctl_table *now = NULL;
 	struct cli_commit how = { .quiet = true };
+	bool locked = cli_lock(cli);
 	size_t skipped = 0, n;
 	int r;
 
@@ -388,6 +389,8 @@ int cli_session_restore(struct cli *cli, struct ddctl_session *s)
 		cli_set_commit(cli, set, &how);
 		r = how.error;
 	}
+	if (locked)
+		cli_unlock();
 	n = set ? ddctl_queryset_get_count(set) : 0;
 	ddctl_queryset_unref(set);
 	ddctl_table_unref(now);
@@ -541,8 +544,23 @@ static int open_output(struct follow *f)
 }
 
 /* Everything up to the change: the session, the record, the reader. */
+static int follow_prepare_locked(struct follow *f, struct ddctl_queryset *set,
+				 const char *cmdline);
+
+/* The session applied under ddctl's lock (let go once it is applied). */
 static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
 			  const char *cmdline)
+{
+	bool locked = cli_lock(f->cli);
+	int st = follow_prepare_locked(f, set, cmdline);
+
+	if (locked)
+		cli_unlock();
+	return st;
+}
+
+static int follow_prepare_locked(struct follow *f, struct ddctl_queryset *set,
+				 const char *cmdline)
 {
 	struct cli *cli = f->cli;
 	const struct cli_opts *opts = f->opts;
