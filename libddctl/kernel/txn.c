@@ -14,6 +14,7 @@
 #include "core/ctx.h"
 #include "kernel/backend.h"
 #include "kernel/backends.h"
+#include "kernel/features.h"
 #include "model/diff.h"
 #include "model/index.h"
 #include "model/match.h"
@@ -301,7 +302,8 @@ static int txn_work_set(struct ddctl_txn *txn, struct ddctl_queryset **work)
 	int r;
 
 	if (set_is_negated(txn->set)) {
-		ddctl_get_features(txn->ctx, &features);
+		/* a check writes nothing: no negation probe */
+		features_get(txn->ctx, !(txn->flags & DDCTL_TXN_CHECK), &features);
 		if (!(features & DDCTL_FEATURE_NEGATION)) {
 			r = ddctl_queryset_expand(txn->set, txn->table, work);
 			if (r == 0)
