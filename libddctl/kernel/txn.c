@@ -154,22 +154,23 @@ static int txn_verify(struct ddctl_txn *txn)
 }
 
 /*
- * The queries that put every site back to the flags it had before the
- * transaction, one per line, into @sb (empty when nothing changed).
+ * The queries that put the sites the set changes back to the flags they
+ * had before the transaction, one per line, into @sb: only those sites,
+ * never another writer's change to other sites since the read.
  */
 static int txn_restore_text(struct ddctl_txn *txn, struct strbuf *sb)
 {
-	struct ddctl_table *now = NULL;
+	struct ddctl_table *after = NULL;
 	struct ddctl_queryset *set = NULL;
 	int r;
 
-	r = ddctl_table_read(txn->ctx, &now);
+	r = ddctl_table_new_from_plan(txn->plan, &after);
 	if (!r)
-		r = ddctl_queryset_new_restore(txn->ctx, now, txn->table, &set);
+		r = ddctl_queryset_new_restore(txn->ctx, after, txn->table, &set);
 	if (!r)
 		r = queryset_format(set, sb);
 	ddctl_queryset_unref(set);
-	ddctl_table_unref(now);
+	ddctl_table_unref(after);
 	return r;
 }
 
