@@ -14,6 +14,7 @@
 #include "core/ctx.h"
 #include "kernel/backend.h"
 #include "kernel/backends.h"
+#include "kernel/control.h"
 #include "kernel/features.h"
 #include "model/diff.h"
 #include "model/index.h"
@@ -519,6 +520,25 @@ out:
 	return r;
 }
 
+/*
+ * A set predicted to change nothing is not sent, but its sites are read
+ * back as a sent set's are: another writer may have changed them since
+ * the table was read, and the set would then not have been a no-op.
+ */
+static int txn_verify_unsent(struct ddctl_txn *txn, const struct backend_ops *ops)
+{
+	int r;
+
+	/* the kernel's state, as a sent set's read-back (not a capture file's) */
+	if ((txn->flags & DDCTL_TXN_NO_VERIFY) ||
+	    !(ops->transactional || control_writes_kernel(txn->ctx)))
+		return 0;
+	r = txn_verify(txn);
+	if (r == -EPROTO)
+		err(txn->ctx, "the state changed under the set (another writer?): it was not sent\n");
+	return r;
+}
+
 DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 {
 	const struct backend_ops *ops;
@@ -543,7 +563,9 @@ DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 	    !(ops->transactional && (txn->flags & DDCTL_TXN_CHECK))) {
 		free(txn->sent);
 		txn->sent = strdup("");
-		return txn->sent ? 0 : -ENOMEM;
+		if (!txn->sent)
+			return -ENOMEM;
+		return txn->flags & DDCTL_TXN_CHECK ? 0 : txn_verify_unsent(txn, ops);
 	}
 	r = txn_prepare(txn, ops);
 	/* the control file has no dry run: a check is the prediction */

@@ -608,6 +608,39 @@ static void test_refusal_restores_only_the_sets_sites(void **state)
 	free(text);
 }
 
+/*
+ * A set predicted to change nothing is still read back: another writer's
+ * change to its sites between the read and the commit is reported.
+ */
+static void test_no_op_verified(void **state)
+{
+	struct sub *s = *state;
+	struct ddctl_queryset *set = test_parse(s->ctx, "module dynamic_debug +p");
+	struct ddctl_txn *txn = NULL;
+	char *text = slurp(FIXTURE_DIR "/hand-escapes.txt"), *site;
+	FILE *f;
+
+	/* the other writer: dynamic_debug's site (=p when read) turned off */
+	site = strstr(text, "ddebug_add_module =p");
+	assert_non_null(site);
+	site[strlen("ddebug_add_module =")] = '_';
+	f = fopen(s->path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	memset(&fake, 0, sizeof(fake));
+	backend_override_for_write(&fake_backend);
+	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), 0);
+	ddctl_txn_set_table(txn, s->table);
+	assert_int_equal(ddctl_txn_commit(txn), -EPROTO);
+	backend_override_for_write(NULL);
+	assert_int_equal(fake.execs, 0); /* nothing sent */
+	assert_int_equal(ddctl_txn_get_mismatch_count(txn), 1);
+	ddctl_txn_unref(txn);
+	ddctl_queryset_unref(set);
+	free(text);
+}
+
 static void test_transactional_first_refusal_not_restored(void **state)
 {
 	struct ddctl_txn *txn = fake_commit(*state, 0, 1, -EINVAL, -EINVAL);
@@ -649,6 +682,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_transactional_later_refusal_restored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactional_first_refusal_not_restored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusal_restores_only_the_sets_sites, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_op_verified, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactional_dry_run_unprivileged, setup, teardown),
 	};
 
