@@ -171,7 +171,7 @@ static void report_failure(struct cli *cli, struct ddctl_txn *txn, int r)
 {
 	if (cli_lib_error())
 		return;
-	if (ddctl_txn_get_kernel_message(txn))
+	if (txn && ddctl_txn_get_kernel_message(txn))
 		cli_error(cli, "the kernel refused the set, nothing was changed: %s\n",
 			  ddctl_txn_get_kernel_message(txn));
 	else if (r == -ENOENT)
@@ -180,6 +180,32 @@ static void report_failure(struct cli *cli, struct ddctl_txn *txn, int r)
 		cli_error(cli, "%s%s\n", strerror(-r),
 			  r == -EACCES || r == -EPERM ?
 			  " (writing the control file needs root); nothing was changed" : "");
+}
+
+/*
+ * @set with module aliases resolved on @table (*@out: a new reference),
+ * each resolution said unless @quiet.
+ */
+int cli_resolve_aliases(struct cli *cli, struct ddctl_queryset *set,
+			struct ddctl_table *table, bool quiet,
+			struct ddctl_queryset **out)
+{
+	int r = ddctl_queryset_resolve_aliases(set, table, out);
+	size_t i;
+
+	if (r < 0) {
+		cli_error(cli, "cannot resolve module aliases: %s\n", strerror(-r));
+		return r;
+	}
+	for (i = 0; !quiet && *out != set && i < ddctl_queryset_get_count(set); i++) {
+		const char *a = ddctl_query_get_canonical(ddctl_queryset_get_query(set, i));
+		const char *b = ddctl_query_get_canonical(ddctl_queryset_get_query(*out, i));
+
+		if (strcmp(a, b))
+			cli_note(cli, "query %zu: an alias resolved: \"%s\" is \"%s\"\n",
+				 i + 1, a, b);
+	}
+	return 0;
 }
 
 /*
@@ -281,8 +307,9 @@ static int undo_interrupted(struct cli *cli, struct journal *j,
 int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 		   struct cli_commit *how)
 {
-	struct journal j = { .cli = cli, .set = set };
-	bool guard = !how->quiet && !cli->check, locked;
+	struct journal j = { .cli = cli };
+	bool guard = !how->quiet && !cli->check, locked, read_failed;
+	struct ddctl_queryset *resolved = NULL;
 	struct ddctl_txn *txn = NULL;
 	sigset_t block, before;
 	int r, st, sig = 0;
@@ -300,16 +327,26 @@ int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 			sigaddset(&block, commit_signals[i]);
 		sigprocmask(SIG_BLOCK, &block, &before);
 	}
+	/* the set is checked first, as the commit did (its exit status) */
 	r = ddctl_txn_new(cli->ctx, set, &txn);
-	/* the state before, for the record and the undo */
-	if (r == 0 && guard)
-		r = how->table ? 0 : ddctl_table_read(cli->ctx, &j.before);
-	if (r == 0 && guard && how->table)
+	ddctl_txn_unref(txn);
+	txn = NULL;
+	/* the state before: the plan's, the record's and the undo's */
+	read_failed = false;
+	if (r == 0 && !how->table) {
+		r = ddctl_table_read(cli->ctx, &j.before);
+		read_failed = r < 0;
+	}
+	if (r == 0 && how->table)
 		j.before = ddctl_table_ref(how->table);
-	if (r == 0 && j.before)
+	/* aliases resolved before anything is planned, and said */
+	if (r == 0)
+		r = cli_resolve_aliases(cli, set, j.before, how->quiet, &resolved);
+	j.set = resolved;
+	if (r == 0)
+		r = ddctl_txn_new(cli->ctx, resolved, &txn);
+	if (r == 0)
 		ddctl_txn_set_table(txn, j.before);
-	else if (r == 0 && how->table)
-		ddctl_txn_set_table(txn, how->table);
 	if (r == 0 && !how->quiet) {
 		ddctl_txn_set_flags(txn, cli->check ? DDCTL_TXN_CHECK : 0);
 		j.show = cli_progress_wanted(cli);
@@ -329,12 +366,13 @@ int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 		cli_error(cli, "cannot remove the record %s\n", ddctl_session_get_path(j.record));
 	ddctl_session_free(j.record);
 	ddctl_table_unref(j.before);
+	ddctl_queryset_unref(resolved);
 	if (sig) {
 		st = EXIT_REFUSED;
 		goto out;
 	}
 	if (how->quiet) {
-		if (r < 0 && ddctl_txn_get_kernel_message(txn))
+		if (r < 0 && txn && ddctl_txn_get_kernel_message(txn))
 			cli_error(cli, "the kernel refused the set: %s\n",
 				  ddctl_txn_get_kernel_message(txn));
 		st = r < 0 ? EXIT_REFUSED : EXIT_OK;
@@ -342,7 +380,7 @@ int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 	}
 	if (r < 0 && r != -EPROTO) {
 		report_failure(cli, txn, r);
-		st = txn ? EXIT_REFUSED : cli_errno_status(r);
+		st = txn || read_failed ? EXIT_REFUSED : cli_errno_status(r);
 		goto out;
 	}
 	if (cli->json)

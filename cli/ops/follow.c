@@ -564,6 +564,7 @@ static int follow_prepare_locked(struct follow *f, struct ddctl_queryset *set,
 {
 	struct cli *cli = f->cli;
 	const struct cli_opts *opts = f->opts;
+	struct ddctl_queryset *resolved = NULL;
 	struct ddctl_table *now = NULL;
 	struct cli_commit how = { 0 };
 	int r, st;
@@ -571,7 +572,11 @@ static int follow_prepare_locked(struct follow *f, struct ddctl_queryset *set,
 	st = cli_read_table(cli, &now);
 	if (st)
 		return st;
-	r = ddctl_session_new(set, now, DECORATION, &f->session);
+	/* planned on the modules the aliases name, as the commit sends it */
+	r = cli_resolve_aliases(cli, set, now, false, &resolved);
+	if (!r)
+		r = ddctl_session_new(resolved, now, DECORATION, &f->session);
+	ddctl_queryset_unref(resolved);
 	if (r < 0) {
 		cli_error(cli, "cannot plan the session: %s\n", strerror(-r));
 		ddctl_table_unref(now);

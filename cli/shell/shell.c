@@ -86,6 +86,7 @@ static int shell_submit(struct shell *sh, struct ddctl_queryset *set,
 {
 	struct ddctl_table *before = shell_table(sh), *after = NULL;
 	struct cli_commit how = { .table = before };
+	struct ddctl_queryset *resolved = NULL;
 	struct ddctl_plan *plan = NULL;
 	int r, st;
 
@@ -99,7 +100,10 @@ static int shell_submit(struct shell *sh, struct ddctl_queryset *set,
 	}
 	sh->stale = true;
 	/* the state the set leaves: the model's, and undo's (its sites only) */
-	r = ddctl_plan_new(set, before, &plan);
+	r = ddctl_queryset_resolve_aliases(set, before, &resolved);
+	if (r == 0)
+		r = ddctl_plan_new(resolved, before, &plan);
+	ddctl_queryset_unref(resolved);
 	if (r == 0)
 		r = ddctl_table_new_from_plan(plan, &after);
 	ddctl_plan_unref(plan);

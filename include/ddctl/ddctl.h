@@ -1315,6 +1315,24 @@ int ddctl_boot_state_get_path(char **path);
 int ddctl_module_normalize(const char *name, char *buf, size_t size);
 
 /**
+ * ddctl_queryset_resolve_aliases() - module aliases resolved, before planning
+ * @set: the set; never changed
+ * @table: the state: a module word that names one of its modules stays
+ * @out: out: a copy of @set whose module words that are aliases libkmod
+ *       knows (no wildcard, not negated, no module of @table) name the
+ *       module instead (each logged at info level); a new reference to
+ *       @set when there are none
+ *
+ * Plan on the result (a session, a --check, an undo): the commit resolves
+ * the same way, so that what is planned is what is sent.
+ *
+ * Return: 0, -ENOMEM.
+ */
+int ddctl_queryset_resolve_aliases(struct ddctl_queryset *set,
+				   struct ddctl_table *table,
+				   struct ddctl_queryset **out);
+
+/**
  * ddctl_module_resolve() - resolve a module name or alias
  * @ctx: context
  * @name: a module name, with '-' or '_', or an alias libkmod knows

@@ -250,40 +250,13 @@ static int build_text(struct ddctl_txn *txn, struct ddctl_queryset *set)
  */
 static int resolve_aliases(struct ddctl_txn *txn)
 {
-	struct ddctl_queryset *copy = NULL;
-	struct ddctl_table *t = txn->table;
-	size_t i;
-	int r = 0;
+	struct ddctl_queryset *resolved = NULL;
+	int r = ddctl_queryset_resolve_aliases(txn->set, txn->table, &resolved);
 
-	for (i = 0; !r && i < txn->set->count; i++) {
-		const struct ddctl_query *q = &txn->set->queries[i];
-		const char *word = q->spec[DD_SPEC_MODULE];
-		char *name = NULL;
-
-		if (!word || q->negated[DD_SPEC_MODULE] || dd_has_wildcard(word) ||
-		    index_has_value(t, DD_KEY_MODULE, word) ||
-		    ddctl_module_resolve(txn->ctx, word, &name) < 0)
-			continue;
-		if (strcmp(name, word)) {
-			info(txn->ctx, "query %zu: %s is an alias of module %s\n",
-			     i + 1, word, name);
-			if (!copy)
-				r = queryset_copy(txn->set, &copy);
-			if (!r) {
-				r = queryset_set_spec(copy, i, DD_SPEC_MODULE, name);
-				name = NULL;
-			}
-		}
-		free(name);
-	}
-	if (r < 0) {
-		ddctl_queryset_unref(copy);
+	if (r < 0)
 		return r;
-	}
-	if (copy) {
-		ddctl_queryset_unref(txn->set);
-		txn->set = copy;
-	}
+	ddctl_queryset_unref(txn->set);
+	txn->set = resolved;
 	return 0;
 }
 
