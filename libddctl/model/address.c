@@ -109,6 +109,16 @@ static char *file_spec(const char *file)
 	return word;
 }
 
+/* A function name as a func match-spec: a leading '!' (a negation) is '?'. */
+static char *func_spec(const char *function)
+{
+	char *word = strdup(function);
+
+	if (word && *word == '!')
+		*word = '?';
+	return word;
+}
+
 /* @q's match-specs, then the flags word. */
 static int emit_query(struct addr *a, struct ddctl_query *q)
 {
@@ -146,7 +156,7 @@ static int emit_compact(struct addr *a, const struct ddctl_site *site, int depth
 		if (depth != 2 || i > 0)
 			spec[DD_SPEC_FILE] = file_spec(file[i]);
 		if (depth == 2)
-			spec[DD_SPEC_FUNC] = strdup(site->function);
+			spec[DD_SPEC_FUNC] = func_spec(site->function);
 		query_init(&q, spec, line, line);
 		if ((module[i] && !q.spec[DD_SPEC_MODULE]) ||
 		    ((depth != 2 || i > 0) && !q.spec[DD_SPEC_FILE]) ||
@@ -178,7 +188,7 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 	if (depth >= 1)
 		spec[DD_SPEC_FILE] = file_spec(site->file);
 	if (depth == 2)
-		spec[DD_SPEC_FUNC] = strdup(site->function);
+		spec[DD_SPEC_FUNC] = func_spec(site->function);
 	if (depth == 4 && asprintf(&spec[DD_SPEC_FORMAT], "^%s", site->format) < 0)
 		spec[DD_SPEC_FORMAT] = NULL;
 	query_init(&q, spec, lineno, lineno);
@@ -216,7 +226,7 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 	if (!r && depth == 2) {
 		r = strbuf_adds(a->out, " func ");
 		if (!r)
-			r = strbuf_add_word(a->out, site->function);
+			r = strbuf_add_word(a->out, q.spec[DD_SPEC_FUNC]);
 	}
 	if (!r && depth == 3)
 		r = strbuf_addf(a->out, " line %u", site->line);
