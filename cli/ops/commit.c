@@ -5,6 +5,7 @@
  * way every command and the shell change the kernel's state.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +171,7 @@ static void report_failure(struct cli *cli, struct ddctl_txn *txn, int r)
 {
 	if (cli_lib_error())
 		return;
-	if (ddctl_txn_get_kernel_message(txn))
+	if (txn && ddctl_txn_get_kernel_message(txn))
 		cli_error(cli, "the kernel refused the set, nothing was changed: %s\n",
 			  ddctl_txn_get_kernel_message(txn));
 	else if (r == -ENOENT)
@@ -182,6 +183,122 @@ static void report_failure(struct cli *cli, struct ddctl_txn *txn, int r)
 }
 
 /*
+ * @set with module aliases resolved on @table (*@out: a new reference),
+ * each resolution said unless @quiet.
+ */
+int cli_resolve_aliases(struct cli *cli, struct ddctl_queryset *set,
+			struct ddctl_table *table, bool quiet,
+			struct ddctl_queryset **out)
+{
+	int r = ddctl_queryset_resolve_aliases(set, table, out);
+	size_t i;
+
+	if (r < 0) {
+		cli_error(cli, "cannot resolve module aliases: %s\n", strerror(-r));
+		return r;
+	}
+	for (i = 0; !quiet && *out != set && i < ddctl_queryset_get_count(set); i++) {
+		const char *a = ddctl_query_get_canonical(ddctl_queryset_get_query(set, i));
+		const char *b = ddctl_query_get_canonical(ddctl_queryset_get_query(*out, i));
+
+		if (strcmp(a, b))
+			cli_note(cli, "query %zu: an alias resolved: \"%s\" is \"%s\"\n",
+				 i + 1, a, b);
+	}
+	return 0;
+}
+
+/*
+ * A commit in several writes: a signal that would end ddctl waits until
+ * the set is written, then the sites it changed are put back as one set
+ * (a half-applied set never stays); a record of the set under the run
+ * directory's sessions, written before the first write, lets
+ * 'ddctl sessions --restore' (and the boot unit) undo it if ddctl dies
+ * anyway (SIGKILL). The record goes once the commit has ended.
+ */
+static const int commit_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+};
+#define COMMIT_SIGNALS (sizeof(commit_signals) / sizeof(commit_signals[0]))
+
+struct journal {
+	struct cli *cli;
+	struct ddctl_queryset *set;
+	struct ddctl_table *before;
+	struct ddctl_session *record;
+	bool show; /* the status line on the terminal */
+};
+
+/* Before the first write of a split set: the record that undoes it. */
+static void journal_begin(struct journal *j)
+{
+	int r = ddctl_session_new(j->set, j->before, 0, &j->record);
+
+	if (!r && ddctl_session_get_change_count(j->record))
+		r = ddctl_session_save(j->record, "ddctl: a set of several writes");
+	if (r < 0)
+		cli_error(j->cli, "warning: cannot keep a record of the set: %s; it is not undone if ddctl is killed while writing\n",
+			    strerror(-r));
+}
+
+static void on_write(void *data, unsigned int done, unsigned int total)
+{
+	struct journal *j = data;
+
+	if (done == 0 && !j->record)
+		journal_begin(j);
+	if (j->show)
+		cli_progress_show(done, total);
+}
+
+/* The first of our signals that came while they were blocked, or 0. */
+static int pending_signal(const sigset_t *before)
+{
+	sigset_t pending;
+	size_t i;
+
+	if (sigpending(&pending) < 0)
+		return 0;
+	for (i = 0; i < COMMIT_SIGNALS; i++)
+		if (sigismember(&pending, commit_signals[i]) &&
+		    !sigismember(before, commit_signals[i]))
+			return commit_signals[i];
+	return 0;
+}
+
+/* After @sig came during the commit of @txn: its changes put back as one set. */
+static int undo_interrupted(struct cli *cli, struct journal *j,
+			    struct ddctl_txn *txn, int sig)
+{
+	struct ddctl_table *after = NULL;
+	struct ddctl_queryset *undo = NULL;
+	struct cli_commit how = { .quiet = true };
+	int r;
+
+	cli_error(cli, "%s during the commit: putting back the sites the set changed\n",
+		  strsignal(sig));
+	r = ddctl_table_new_from_plan(ddctl_txn_get_plan(txn), &after);
+	if (!r)
+		r = ddctl_queryset_new_restore(cli->ctx, after, j->before, &undo);
+	if (!r) {
+		how.table = after;
+		cli_set_commit(cli, undo, &how);
+		r = how.error;
+	}
+	if (r < 0)
+		cli_error(cli, "could not put the sites back: %s%s%s\n", strerror(-r),
+			  j->record ? "; the record stays: run 'ddctl sessions --restore': " : "",
+			  j->record ? ddctl_session_get_path(j->record) : "");
+	else
+		cli_error(cli, "restored %zu quer%s: nothing of the set is left\n",
+			  ddctl_queryset_get_count(undo),
+			  ddctl_queryset_get_count(undo) == 1 ? "y" : "ies");
+	ddctl_queryset_unref(undo);
+	ddctl_table_unref(after);
+	return r;
+}
+
+/*
  * Commit @set as one transaction (or --check it) and report as `set` does;
  * @how->quiet: a session's own change, only a refusal is reported. An
  * empty set changes nothing and succeeds. Returns an exit status;
@@ -190,26 +307,72 @@ static void report_failure(struct cli *cli, struct ddctl_txn *txn, int r)
 int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 		   struct cli_commit *how)
 {
+	struct journal j = { .cli = cli };
+	bool guard = !how->quiet && !cli->check, locked, read_failed;
+	struct ddctl_queryset *resolved = NULL;
 	struct ddctl_txn *txn = NULL;
-	int r, st;
+	sigset_t block, before;
+	int r, st, sig = 0;
+	size_t i;
 
 	how->error = 0;
 	if (ddctl_queryset_get_count(set) == 0)
 		return how->quiet ? EXIT_OK :
 		       print_nothing(cli, how, cli->check || cli->verbose);
 	cli_lib_error_forget();
+	locked = cli_lock(cli);
+	if (guard) {
+		sigemptyset(&block);
+		for (i = 0; i < COMMIT_SIGNALS; i++)
+			sigaddset(&block, commit_signals[i]);
+		sigprocmask(SIG_BLOCK, &block, &before);
+	}
+	/* the set is checked first, as the commit did (its exit status) */
 	r = ddctl_txn_new(cli->ctx, set, &txn);
+	ddctl_txn_unref(txn);
+	txn = NULL;
+	/* the state before: the plan's, the record's and the undo's */
+	read_failed = false;
+	if (r == 0 && !how->table) {
+		r = ddctl_table_read(cli->ctx, &j.before);
+		read_failed = r < 0;
+	}
 	if (r == 0 && how->table)
-		ddctl_txn_set_table(txn, how->table);
+		j.before = ddctl_table_ref(how->table);
+	/* aliases resolved before anything is planned, and said */
+	if (r == 0)
+		r = cli_resolve_aliases(cli, set, j.before, how->quiet, &resolved);
+	j.set = resolved;
+	if (r == 0)
+		r = ddctl_txn_new(cli->ctx, resolved, &txn);
+	if (r == 0)
+		ddctl_txn_set_table(txn, j.before);
 	if (r == 0 && !how->quiet) {
 		ddctl_txn_set_flags(txn, cli->check ? DDCTL_TXN_CHECK : 0);
-		cli_progress_attach(cli, txn);
+		j.show = cli_progress_wanted(cli);
+		if (guard || j.show)
+			ddctl_txn_set_progress_fn(txn, on_write, &j);
 	}
 	if (r == 0)
 		r = ddctl_txn_commit(txn);
 	how->error = r < 0 ? r : 0;
+	if (guard && (sig = pending_signal(&before)) &&
+	    (r == 0 || r == -EPROTO) && ddctl_txn_get_plan(txn) &&
+	    undo_interrupted(cli, &j, txn, sig) < 0) {
+		ddctl_session_free(j.record); /* the record stays */
+		j.record = NULL;
+	}
+	if (j.record && ddctl_session_remove(j.record) < 0)
+		cli_error(cli, "cannot remove the record %s\n", ddctl_session_get_path(j.record));
+	ddctl_session_free(j.record);
+	ddctl_table_unref(j.before);
+	ddctl_queryset_unref(resolved);
+	if (sig) {
+		st = EXIT_REFUSED;
+		goto out;
+	}
 	if (how->quiet) {
-		if (r < 0 && ddctl_txn_get_kernel_message(txn))
+		if (r < 0 && txn && ddctl_txn_get_kernel_message(txn))
 			cli_error(cli, "the kernel refused the set: %s\n",
 				  ddctl_txn_get_kernel_message(txn));
 		st = r < 0 ? EXIT_REFUSED : EXIT_OK;
@@ -217,7 +380,7 @@ int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 	}
 	if (r < 0 && r != -EPROTO) {
 		report_failure(cli, txn, r);
-		st = txn ? EXIT_REFUSED : cli_errno_status(r);
+		st = txn || read_failed ? EXIT_REFUSED : cli_errno_status(r);
 		goto out;
 	}
 	if (cli->json)
@@ -230,6 +393,10 @@ int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 			ddctl_txn_get_mismatch_count(txn));
 out:
 	ddctl_txn_unref(txn);
+	if (locked)
+		cli_unlock();
+	if (guard) /* a signal that came now has its way (after the undo) */
+		sigprocmask(SIG_SETMASK, &before, NULL);
 	return st;
 }
 
@@ -248,10 +415,14 @@ int cli_restore_script(struct cli *cli, const char *what,
 	struct ddctl_queryset *set = NULL;
 	struct ddctl_table *table = NULL;
 	struct cli_commit how = { 0 };
+	bool locked = cli_lock(cli); /* before the read the set comes from */
 	int r, st = cli_read_table(cli, &table);
 
-	if (st)
+	if (st) {
+		if (locked)
+			cli_unlock();
 		return st;
+	}
 	r = ddctl_queryset_new_from_script(cli->ctx, table, script, &set);
 	if (r < 0) {
 		cli_error(cli, "cannot restore %s: %s\n", what, strerror(-r));
@@ -262,5 +433,7 @@ int cli_restore_script(struct cli *cli, const char *what,
 	}
 	ddctl_queryset_unref(set);
 	ddctl_table_unref(table);
+	if (locked)
+		cli_unlock();
 	return st;
 }

@@ -21,6 +21,9 @@ struct cli_commit {
 int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 		   struct cli_commit *how);
 int cli_nothing_to_change(struct cli *cli);
+int cli_resolve_aliases(struct cli *cli, struct ddctl_queryset *set,
+			struct ddctl_table *table, bool quiet,
+			struct ddctl_queryset **out);
 int cli_restore_script(struct cli *cli, const char *what,
 		       struct ddctl_queryset *script);
 

@@ -4,7 +4,7 @@
  * ddctl follow: apply a set for the duration of a session, stream the
  * kernel log lines its callsites print (attributed to each site through
  * the decoration the session adds), count them per site, and put every
- * site back on exit, Ctrl-C, SIGTERM, SIGHUP and on errors. ddctl run
+ * site back on exit, on every signal that would end it and on errors. ddctl run
  * runs a command inside such a session; ddctl sessions --restore puts
  * back the sites of a session whose process is gone.
  */
@@ -32,6 +32,17 @@
 #define STATS_ROWS 20
 
 static volatile sig_atomic_t got_signal, child_done;
+
+/*
+ * The signals a session handles: every one whose default ends the process
+ * (it stops and restores; SIGPIPE is ignored: a closed output is EPIPE),
+ * and SIGCHLD for run's command.
+ */
+static const int session_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+	SIGPROF, SIGIO, SIGPWR, SIGXCPU, SIGXFSZ, SIGPIPE, SIGCHLD,
+};
+#define SESSION_SIGNALS (sizeof(session_signals) / sizeof(session_signals[0]))
 
 static void on_signal(int sig)
 {
@@ -368,6 +379,7 @@ int cli_session_restore(struct cli *cli, struct ddctl_session *s)
 	struct ddctl_queryset *set = NULL;
 	struct ddctl_table *now = NULL;
 	struct cli_commit how = { .quiet = true };
+	bool locked = cli_lock(cli);
 	size_t skipped = 0, n;
 	int r;
 
@@ -379,6 +391,8 @@ int cli_session_restore(struct cli *cli, struct ddctl_session *s)
 		cli_set_commit(cli, set, &how);
 		r = how.error;
 	}
+	if (locked)
+		cli_unlock();
 	n = set ? ddctl_queryset_get_count(set) : 0;
 	ddctl_queryset_unref(set);
 	ddctl_table_unref(now);
@@ -409,12 +423,11 @@ static int start_child(struct follow *f, char **command)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		size_t i;
+
 		sigprocmask(SIG_SETMASK, &f->waitmask, NULL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
+		for (i = 0; i < SESSION_SIGNALS; i++)
+			signal(session_signals[i], SIG_DFL);
 		execvp(command[0], command);
 		fprintf(stderr, "ddctl: cannot run %s: %s\n", command[0], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
@@ -484,18 +497,18 @@ static int read_set(struct cli *cli, const struct cli_opts *opts, int argc,
  */
 static void signals(bool on, struct sigaction *old, sigset_t *waitmask)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
+	const int *sigs = session_signals;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block;
 	size_t i;
 
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&block);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (i = 0; i < SESSION_SIGNALS; i++)
 		sigaddset(&block, sigs[i]);
 	if (!on)
 		sigprocmask(SIG_SETMASK, waitmask, NULL);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (i = 0; i < SESSION_SIGNALS; i++) {
 		if (!on) {
 			sigaction(sigs[i], &old[i], NULL);
 			continue;
@@ -505,7 +518,7 @@ static void signals(bool on, struct sigaction *old, sigset_t *waitmask)
 	}
 	if (on) {
 		sigprocmask(SIG_BLOCK, &block, waitmask);
-		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		for (i = 0; i < SESSION_SIGNALS; i++)
 			sigdelset(waitmask, sigs[i]);
 	}
 }
@@ -528,11 +541,27 @@ static int open_output(struct follow *f)
 }
 
 /* Everything up to the change: the session, the record, the reader. */
+static int follow_prepare_locked(struct follow *f, struct ddctl_queryset *set,
+				 const char *cmdline);
+
+/* The session applied under ddctl's lock (let go once it is applied). */
 static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
 			  const char *cmdline)
 {
+	bool locked = cli_lock(f->cli);
+	int st = follow_prepare_locked(f, set, cmdline);
+
+	if (locked)
+		cli_unlock();
+	return st;
+}
+
+static int follow_prepare_locked(struct follow *f, struct ddctl_queryset *set,
+				 const char *cmdline)
+{
 	struct cli *cli = f->cli;
 	const struct cli_opts *opts = f->opts;
+	struct ddctl_queryset *resolved = NULL;
 	struct ddctl_table *now = NULL;
 	struct cli_commit how = { 0 };
 	int r, st;
@@ -540,7 +569,11 @@ static int follow_prepare(struct follow *f, struct ddctl_queryset *set,
 	st = cli_read_table(cli, &now);
 	if (st)
 		return st;
-	r = ddctl_session_new(set, now, decoration(f), &f->session);
+	/* planned on the modules the aliases name, as the commit sends it */
+	r = cli_resolve_aliases(cli, set, now, false, &resolved);
+	if (!r)
+		r = ddctl_session_new(resolved, now, decoration(f), &f->session);
+	ddctl_queryset_unref(resolved);
 	if (r < 0) {
 		cli_error(cli, "cannot plan the session: %s\n", strerror(-r));
 		ddctl_table_unref(now);
@@ -592,9 +625,15 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 {
 	struct follow f = { .cli = cli, .opts = opts };
 	struct ddctl_queryset *set = NULL;
-	struct sigaction old[5];
+	struct sigaction old[SESSION_SIGNALS];
 	char *cmdline = NULL;
+	sigset_t all;
+	size_t i;
 	int st, r, stop = 0;
+
+	sigemptyset(&all);
+	for (i = 0; i < SESSION_SIGNALS; i++)
+		sigaddset(&all, session_signals[i]);
 
 	st = read_set(cli, opts, argc, argv, &set);
 	if (st)
@@ -647,6 +686,8 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 		print_stats(&f, f.out, 0);
 	else if (!cli->quiet)
 		print_stats(&f, stderr, opts->top ? 0 : STATS_ROWS);
+	/* no signal interrupts the restore: they wait until it is done */
+	sigprocmask(SIG_BLOCK, &all, NULL);
 	st = cli_session_restore(cli, f.session);
 	if (!st && r < 0)
 		st = EXIT_REFUSED;

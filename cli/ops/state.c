@@ -63,3 +63,33 @@ void cli_check_sessions(struct cli *cli)
 {
 	ddctl_session_foreach(cli->ctx, warn_ended, cli);
 }
+
+static struct ddctl_lock *lock;
+
+/*
+ * Take ddctl's lock before reading the state a change is computed from,
+ * saying so when another ddctl holds it (nothing under --check, which
+ * writes nothing). Returns true when this call took it (the caller lets
+ * go with cli_unlock()), false when it was held already or cannot be had
+ * (a run directory this user cannot write: the change goes on without).
+ */
+bool cli_lock(struct cli *cli)
+{
+	int r;
+
+	if (lock || cli->check)
+		return false;
+	r = ddctl_lock_new(cli->ctx, DDCTL_LOCK_NOWAIT, &lock);
+	if (r == -EWOULDBLOCK) {
+		if (!cli->quiet)
+			cli_note(cli, "waiting for another ddctl to finish its change\n");
+		r = ddctl_lock_new(cli->ctx, 0, &lock);
+	}
+	return r == 0;
+}
+
+void cli_unlock(void)
+{
+	ddctl_lock_free(lock);
+	lock = NULL;
+}

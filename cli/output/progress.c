@@ -22,9 +22,9 @@ static double elapsed(void)
 	       (double)(now.tv_nsec - start.tv_nsec) / 1e9;
 }
 
-static void status_line(void *data, unsigned int done, unsigned int total)
+/* The status line before write @done + 1 of @total (gone when all are done). */
+void cli_progress_show(unsigned int done, unsigned int total)
 {
-	(void)data;
 	if (done == 0)
 		clock_gettime(CLOCK_MONOTONIC, &start);
 	if (done < total)
@@ -35,10 +35,8 @@ static void status_line(void *data, unsigned int done, unsigned int total)
 	fflush(stderr);
 }
 
-/* Show @txn's writes on the terminal, if there is one to show them on. */
-void cli_progress_attach(struct cli *cli, struct ddctl_txn *txn)
+/* Is there a terminal to show a set's writes on? */
+bool cli_progress_wanted(struct cli *cli)
 {
-	if (cli->json || cli->quiet || cli->check || !isatty(STDERR_FILENO))
-		return;
-	ddctl_txn_set_progress_fn(txn, status_line, NULL);
+	return !cli->json && !cli->quiet && !cli->check && isatty(STDERR_FILENO);
 }

@@ -6,6 +6,9 @@
 
 #include "cli.h"
 
-void cli_progress_attach(struct cli *cli, struct ddctl_txn *txn);
+#include <stdbool.h>
+
+bool cli_progress_wanted(struct cli *cli);
+void cli_progress_show(unsigned int done, unsigned int total);
 
 #endif

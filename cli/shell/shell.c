@@ -52,13 +52,27 @@ struct ddctl_table *shell_current_table(struct shell *sh)
 	return sh->table ? sh->table : shell_table(sh);
 }
 
-static void undo_push(struct shell *sh, struct ddctl_table *before)
+/* Keep @before and @after (taken over) of a committed set for undo. */
+static void undo_push(struct shell *sh, struct ddctl_table *before,
+		      struct ddctl_table *after)
 {
 	if (sh->nundo == SHELL_UNDO_MAX) {
 		ddctl_table_unref(sh->undo[0]);
-		memmove(sh->undo, sh->undo + 1, --sh->nundo * sizeof(sh->undo[0]));
+		ddctl_table_unref(sh->undo_after[0]);
+		memmove(sh->undo, sh->undo + 1, (sh->nundo - 1) * sizeof(sh->undo[0]));
+		memmove(sh->undo_after, sh->undo_after + 1,
+			(sh->nundo - 1) * sizeof(sh->undo_after[0]));
+		sh->nundo--;
 	}
-	sh->undo[sh->nundo++] = before;
+	sh->undo[sh->nundo] = before;
+	sh->undo_after[sh->nundo++] = after;
+}
+
+static void undo_pop(struct shell *sh)
+{
+	sh->nundo--;
+	ddctl_table_unref(sh->undo[sh->nundo]);
+	ddctl_table_unref(sh->undo_after[sh->nundo]);
 }
 
 /*
@@ -72,6 +86,7 @@ static int shell_submit(struct shell *sh, struct ddctl_queryset *set,
 {
 	struct ddctl_table *before = shell_table(sh), *after = NULL;
 	struct cli_commit how = { .table = before };
+	struct ddctl_queryset *resolved = NULL;
 	struct ddctl_plan *plan = NULL;
 	int r, st;
 
@@ -84,23 +99,29 @@ static int shell_submit(struct shell *sh, struct ddctl_queryset *set,
 		return st;
 	}
 	sh->stale = true;
-	if (!sh->kernel) {
-		r = ddctl_plan_new(set, before, &plan);
-		if (r == 0)
-			r = ddctl_table_new_from_plan(plan, &after);
-		ddctl_plan_unref(plan);
-		if (r < 0) {
-			cli_error(sh->cli, "%s\n", strerror(-r));
-			st = EXIT_REFUSED;
-		} else {
-			ddctl_table_unref(sh->table);
-			sh->table = after;
-		}
-	}
-	if (undoable)
-		undo_push(sh, before);
-	else
+	/* the state the set leaves: the model's, and undo's (its sites only) */
+	r = ddctl_queryset_resolve_aliases(set, before, &resolved);
+	if (r == 0)
+		r = ddctl_plan_new(resolved, before, &plan);
+	ddctl_queryset_unref(resolved);
+	if (r == 0)
+		r = ddctl_table_new_from_plan(plan, &after);
+	ddctl_plan_unref(plan);
+	if (r < 0) {
+		cli_error(sh->cli, "%s\n", strerror(-r));
 		ddctl_table_unref(before);
+		return EXIT_REFUSED;
+	}
+	if (!sh->kernel) {
+		ddctl_table_unref(sh->table);
+		sh->table = ddctl_table_ref(after);
+	}
+	if (undoable) {
+		undo_push(sh, before, after);
+	} else {
+		ddctl_table_unref(before);
+		ddctl_table_unref(after);
+	}
 	return st;
 }
 
@@ -210,7 +231,11 @@ static int sh_pending(struct shell *sh, int argc, char **argv)
 	return shell_submit(sh, sh->pending, false);
 }
 
-/* Revert the last committed set: the restore set from now to before. */
+/*
+ * Revert the last committed set: its sites back to their flags before it
+ * (the restore set from the state it left to the state before), so that
+ * another writer's change to other sites since then stays.
+ */
 static int sh_undo(struct shell *sh, int argc, char **argv)
 {
 	struct ddctl_queryset *set = NULL;
@@ -224,7 +249,7 @@ static int sh_undo(struct shell *sh, int argc, char **argv)
 	now = shell_table(sh);
 	if (!now)
 		return EXIT_REFUSED;
-	r = ddctl_queryset_new_restore(sh->cli->ctx, now,
+	r = ddctl_queryset_new_restore(sh->cli->ctx, sh->undo_after[sh->nundo - 1],
 				       sh->undo[sh->nundo - 1], &set);
 	if (r < 0) {
 		cli_error(sh->cli, "undo: %s\n", strerror(-r));
@@ -237,7 +262,7 @@ static int sh_undo(struct shell *sh, int argc, char **argv)
 		st = shell_submit(sh, set, false);
 	}
 	if (st == EXIT_OK && !sh->cli->check)
-		ddctl_table_unref(sh->undo[--sh->nundo]);
+		undo_pop(sh);
 	ddctl_queryset_unref(set);
 	return st;
 }
@@ -644,7 +669,7 @@ void shell_init(struct shell *sh, struct cli *cli, const struct cli_opts *opts,
 void shell_release(struct shell *sh)
 {
 	while (sh->nundo)
-		ddctl_table_unref(sh->undo[--sh->nundo]);
+		undo_pop(sh);
 	drop_pending(sh);
 	ddctl_table_unref(sh->table);
 	free(sh->cont);

@@ -39,6 +39,7 @@ struct shell {
 	bool stale;			/* re-read the kernel's state first */
 	struct ddctl_queryset *pending;	/* begin ... commit */
 	struct ddctl_table *undo[SHELL_UNDO_MAX]; /* state before each set */
+	struct ddctl_table *undo_after[SHELL_UNDO_MAX]; /* as each set left it */
 	size_t nundo;
 	bool interactive, quit;
 	unsigned int lineno;		/* physical lines read */

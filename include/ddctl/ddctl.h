@@ -1193,6 +1193,36 @@ int ddctl_kmsg_get_fd(const struct ddctl_kmsg *kmsg);
 int ddctl_kmsg_read(struct ddctl_kmsg *kmsg, struct ddctl_kmsg_record *rec);
 
 /* ------------------------------------------------------------------ */
+/* The lock: one ddctl changes the callsites at a time                 */
+/* ------------------------------------------------------------------ */
+
+struct ddctl_lock;
+
+/* ddctl_lock_new() flags */
+#define DDCTL_LOCK_NOWAIT (1u << 0) /* -EWOULDBLOCK instead of waiting */
+
+/**
+ * ddctl_lock_new() - take the lock for a read-plan-commit-verify sequence
+ * @ctx: context
+ * @flags: DDCTL_LOCK_NOWAIT or 0 (wait until the holder lets go)
+ * @lock: out: the lock, held until ddctl_lock_free()
+ *
+ * An flock(2) on /run/ddctl/lock ($DDCTL_RUN_DIR/lock when set), created
+ * when missing. Every process that changes the callsites takes it before
+ * it reads the state its set is computed from, and lets go once the set
+ * is verified, so two of them never interleave; it goes with the process.
+ *
+ * Return: 0; -EWOULDBLOCK with DDCTL_LOCK_NOWAIT when another process
+ * holds it; -EACCES, -EROFS and the like when the run directory cannot be
+ * written (the caller may go on without it).
+ */
+int ddctl_lock_new(struct ddctl_ctx *ctx, unsigned int flags,
+		   struct ddctl_lock **lock);
+
+/** ddctl_lock_free() - let go of @lock and free it. NULL is accepted. */
+void ddctl_lock_free(struct ddctl_lock *lock);
+
+/* ------------------------------------------------------------------ */
 /* Scoped sessions: ddctl follow, ddctl run                           */
 /* ------------------------------------------------------------------ */
 
@@ -1344,6 +1374,24 @@ int ddctl_boot_state_get_path(char **path);
  * Return: 0, or -ENAMETOOLONG.
  */
 int ddctl_module_normalize(const char *name, char *buf, size_t size);
+
+/**
+ * ddctl_queryset_resolve_aliases() - module aliases resolved, before planning
+ * @set: the set; never changed
+ * @table: the state: a module word that names one of its modules stays
+ * @out: out: a copy of @set whose module words that are aliases libkmod
+ *       knows (no wildcard, not negated, no module of @table) name the
+ *       module instead (each logged at info level); a new reference to
+ *       @set when there are none
+ *
+ * Plan on the result (a session, a --check, an undo): the commit resolves
+ * the same way, so that what is planned is what is sent.
+ *
+ * Return: 0, -ENOMEM.
+ */
+int ddctl_queryset_resolve_aliases(struct ddctl_queryset *set,
+				   struct ddctl_table *table,
+				   struct ddctl_queryset **out);
 
 /**
  * ddctl_module_resolve() - resolve a module name or alias

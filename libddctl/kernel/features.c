@@ -88,11 +88,20 @@ static int features_probe_negation(struct ddctl_ctx *ctx, const char *path)
 	return r;
 }
 
-DDCTL_EXPORT int ddctl_get_features(struct ddctl_ctx *ctx,
-				    unsigned int *features)
+/* Does the cache say this boot's kernel parses negation? No probe. */
+static bool features_cached_negation(void)
+{
+	char boot[64];
+
+	return read_boot_id(boot, sizeof(boot)) == 0 &&
+	       features_cache_read(run_dir(), boot) == 1;
+}
+
+int features_get(struct ddctl_ctx *ctx, bool may_write, unsigned int *features)
 {
 	unsigned int f = 0;
 	const char *path;
+	bool known = true;
 	int r;
 
 	if (ctx_get_known_features(ctx, features))
@@ -106,10 +115,23 @@ DDCTL_EXPORT int ddctl_get_features(struct ddctl_ctx *ctx,
 		if (dyndbg_present(ctx))
 			f |= DDCTL_FEATURE_NETLINK | DDCTL_FEATURE_TRANSACTIONS |
 			     DDCTL_FEATURE_NEGATION;
-		else if (features_probe_negation(ctx, path) == 1)
+		else if (!may_write || !control_writes_kernel(ctx)) {
+			/* no probe into the control file, no cache written */
+			if (features_cached_negation())
+				f |= DDCTL_FEATURE_NEGATION;
+			else
+				known = false;
+		} else if (features_probe_negation(ctx, path) == 1)
 			f |= DDCTL_FEATURE_NEGATION;
 	}
-	ddctl_set_features(ctx, f);
+	if (known) /* else a later call that may write asks the kernel */
+		ddctl_set_features(ctx, f);
 	*features = f;
 	return 0;
+}
+
+DDCTL_EXPORT int ddctl_get_features(struct ddctl_ctx *ctx,
+				    unsigned int *features)
+{
+	return features_get(ctx, true, features);
 }

@@ -12,7 +12,9 @@
 #include <libkmod.h>
 
 #include "core/ctx.h"
+#include "model/index.h"
 #include "model/queryset.h"
+#include "model/wildcard.h"
 
 DDCTL_EXPORT int ddctl_module_normalize(const char *name, char *buf,
 					size_t size)
@@ -32,7 +34,15 @@ static int ctx_kmod(struct ddctl_ctx *ctx, struct kmod_ctx **out)
 	struct kmod_ctx *kmod = ctx_get_kmod(ctx);
 
 	if (!kmod) {
-		kmod = kmod_new(NULL, NULL);
+		const char *root = ctx_get_config_root(ctx);
+		char dirs[3][4096];
+		const char *paths[] = { dirs[0], dirs[1], dirs[2], NULL };
+
+		/* modprobe.d below the configuration root too (tests, images) */
+		snprintf(dirs[0], sizeof(dirs[0]), "%s/etc/modprobe.d", root);
+		snprintf(dirs[1], sizeof(dirs[1]), "%s/run/modprobe.d", root);
+		snprintf(dirs[2], sizeof(dirs[2]), "%s/lib/modprobe.d", root);
+		kmod = kmod_new(NULL, *root ? paths : NULL);
 		if (!kmod)
 			return -ENOMEM;
 		kmod_set_log_priority(kmod, 0);
@@ -65,6 +75,43 @@ DDCTL_EXPORT int ddctl_module_resolve(struct ddctl_ctx *ctx, const char *name,
 	if (!*module)
 		return -ENOMEM;
 	return ddctl_module_normalize(*module, *module, strlen(*module) + 1);
+}
+
+DDCTL_EXPORT int ddctl_queryset_resolve_aliases(struct ddctl_queryset *set,
+					       struct ddctl_table *table,
+					       struct ddctl_queryset **out)
+{
+	struct ddctl_queryset *copy = NULL;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; !r && i < set->count; i++) {
+		const struct ddctl_query *q = &set->queries[i];
+		const char *word = q->spec[DD_SPEC_MODULE];
+		char *name = NULL;
+
+		if (!word || q->negated[DD_SPEC_MODULE] || dd_has_wildcard(word) ||
+		    index_has_value(table, DD_KEY_MODULE, word) ||
+		    ddctl_module_resolve(set->ctx, word, &name) < 0)
+			continue;
+		if (strcmp(name, word)) {
+			info(set->ctx, "query %zu: %s is an alias of module %s\n",
+			     i + 1, word, name);
+			if (!copy)
+				r = queryset_copy(set, &copy);
+			if (!r) {
+				r = queryset_set_spec(copy, i, DD_SPEC_MODULE, name);
+				name = NULL;
+			}
+		}
+		free(name);
+	}
+	if (r < 0) {
+		ddctl_queryset_unref(copy);
+		return r;
+	}
+	*out = copy ? copy : ddctl_queryset_ref(set);
+	return 0;
 }
 
 DDCTL_EXPORT int ddctl_module_foreach_loaded(struct ddctl_ctx *ctx,

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <libmnl/libmnl.h>
@@ -28,7 +29,8 @@
 
 int nl_open(struct ddctl_ctx *ctx, struct mnl_socket **out)
 {
-	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
+	/* close-on-exec: run's command must not inherit it */
+	struct mnl_socket *nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
 	int one = 1;
 
 	if (!nl)
@@ -103,8 +105,12 @@ const char *nl_extack_msg(const struct nlmsghdr *nlh)
  */
 int nl_recv(struct mnl_socket *nl, char **buf, size_t *size, size_t *len)
 {
-	ssize_t n = recv(mnl_socket_get_fd(nl), NULL, 0, MSG_PEEK | MSG_TRUNC);
+	ssize_t n;
 
+	/* a signal without SA_RESTART must not lose a reply (a restore's) */
+	do
+		n = recv(mnl_socket_get_fd(nl), NULL, 0, MSG_PEEK | MSG_TRUNC);
+	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
 	if (!*buf || (size_t)n > *size) {
@@ -116,7 +122,9 @@ int nl_recv(struct mnl_socket *nl, char **buf, size_t *size, size_t *len)
 		*buf = b;
 		*size = want;
 	}
-	n = mnl_socket_recvfrom(nl, *buf, *size);
+	do
+		n = mnl_socket_recvfrom(nl, *buf, *size);
+	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
 	*len = (size_t)n;

@@ -14,6 +14,8 @@
 #include "core/ctx.h"
 #include "kernel/backend.h"
 #include "kernel/backends.h"
+#include "kernel/control.h"
+#include "kernel/features.h"
 #include "model/diff.h"
 #include "model/index.h"
 #include "model/match.h"
@@ -153,22 +155,23 @@ static int txn_verify(struct ddctl_txn *txn)
 }
 
 /*
- * The queries that put every site back to the flags it had before the
- * transaction, one per line, into @sb (empty when nothing changed).
+ * The queries that put the sites the set changes back to the flags they
+ * had before the transaction, one per line, into @sb: only those sites,
+ * never another writer's change to other sites since the read.
  */
 static int txn_restore_text(struct ddctl_txn *txn, struct strbuf *sb)
 {
-	struct ddctl_table *now = NULL;
+	struct ddctl_table *after = NULL;
 	struct ddctl_queryset *set = NULL;
 	int r;
 
-	r = ddctl_table_read(txn->ctx, &now);
+	r = ddctl_table_new_from_plan(txn->plan, &after);
 	if (!r)
-		r = ddctl_queryset_new_restore(txn->ctx, now, txn->table, &set);
+		r = ddctl_queryset_new_restore(txn->ctx, after, txn->table, &set);
 	if (!r)
 		r = queryset_format(set, sb);
 	ddctl_queryset_unref(set);
-	ddctl_table_unref(now);
+	ddctl_table_unref(after);
 	return r;
 }
 
@@ -247,40 +250,13 @@ static int build_text(struct ddctl_txn *txn, struct ddctl_queryset *set)
  */
 static int resolve_aliases(struct ddctl_txn *txn)
 {
-	struct ddctl_queryset *copy = NULL;
-	struct ddctl_table *t = txn->table;
-	size_t i;
-	int r = 0;
+	struct ddctl_queryset *resolved = NULL;
+	int r = ddctl_queryset_resolve_aliases(txn->set, txn->table, &resolved);
 
-	for (i = 0; !r && i < txn->set->count; i++) {
-		const struct ddctl_query *q = &txn->set->queries[i];
-		const char *word = q->spec[DD_SPEC_MODULE];
-		char *name = NULL;
-
-		if (!word || q->negated[DD_SPEC_MODULE] || dd_has_wildcard(word) ||
-		    index_has_value(t, DD_KEY_MODULE, word) ||
-		    ddctl_module_resolve(txn->ctx, word, &name) < 0)
-			continue;
-		if (strcmp(name, word)) {
-			info(txn->ctx, "query %zu: %s is an alias of module %s\n",
-			     i + 1, word, name);
-			if (!copy)
-				r = queryset_copy(txn->set, &copy);
-			if (!r) {
-				r = queryset_set_spec(copy, i, DD_SPEC_MODULE, name);
-				name = NULL;
-			}
-		}
-		free(name);
-	}
-	if (r < 0) {
-		ddctl_queryset_unref(copy);
+	if (r < 0)
 		return r;
-	}
-	if (copy) {
-		ddctl_queryset_unref(txn->set);
-		txn->set = copy;
-	}
+	ddctl_queryset_unref(txn->set);
+	txn->set = resolved;
 	return 0;
 }
 
@@ -301,7 +277,8 @@ static int txn_work_set(struct ddctl_txn *txn, struct ddctl_queryset **work)
 	int r;
 
 	if (set_is_negated(txn->set)) {
-		ddctl_get_features(txn->ctx, &features);
+		/* a check writes nothing: no negation probe */
+		features_get(txn->ctx, !(txn->flags & DDCTL_TXN_CHECK), &features);
 		if (!(features & DDCTL_FEATURE_NEGATION)) {
 			r = ddctl_queryset_expand(txn->set, txn->table, work);
 			if (r == 0)
@@ -516,6 +493,25 @@ out:
 	return r;
 }
 
+/*
+ * A set predicted to change nothing is not sent, but its sites are read
+ * back as a sent set's are: another writer may have changed them since
+ * the table was read, and the set would then not have been a no-op.
+ */
+static int txn_verify_unsent(struct ddctl_txn *txn, const struct backend_ops *ops)
+{
+	int r;
+
+	/* the kernel's state, as a sent set's read-back (not a capture file's) */
+	if ((txn->flags & DDCTL_TXN_NO_VERIFY) ||
+	    !(ops->transactional || control_writes_kernel(txn->ctx)))
+		return 0;
+	r = txn_verify(txn);
+	if (r == -EPROTO)
+		err(txn->ctx, "the state changed under the set (another writer?): it was not sent\n");
+	return r;
+}
+
 DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 {
 	const struct backend_ops *ops;
@@ -540,7 +536,9 @@ DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 	    !(ops->transactional && (txn->flags & DDCTL_TXN_CHECK))) {
 		free(txn->sent);
 		txn->sent = strdup("");
-		return txn->sent ? 0 : -ENOMEM;
+		if (!txn->sent)
+			return -ENOMEM;
+		return txn->flags & DDCTL_TXN_CHECK ? 0 : txn_verify_unsent(txn, ops);
 	}
 	r = txn_prepare(txn, ops);
 	/* the control file has no dry run: a check is the prediction */

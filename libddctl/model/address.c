@@ -91,6 +91,34 @@ static int names_only_allowed(struct addr *a, const struct ddctl_query *q,
 	return r;
 }
 
+/*
+ * A file name as a file match-spec: the kernel (and ddctl's parser) split
+ * a file word at its first ':' (FILE:LINES) and read a leading '!' as a
+ * negation, so each ':' of the name and a leading '!' become the wildcard
+ * '?' (which matches them); the candidate is then checked like any other
+ * to name only its sites.
+ */
+static char *file_spec(const char *file)
+{
+	char *word = strdup(file), *p;
+
+	if (word && *word == '!')
+		*word = '?';
+	for (p = word; p && (p = strchr(p, ':')); p++)
+		*p = '?';
+	return word;
+}
+
+/* A function name as a func match-spec: a leading '!' (a negation) is '?'. */
+static char *func_spec(const char *function)
+{
+	char *word = strdup(function);
+
+	if (word && *word == '!')
+		*word = '?';
+	return word;
+}
+
 /* @q's match-specs, then the flags word. */
 static int emit_query(struct addr *a, struct ddctl_query *q)
 {
@@ -126,9 +154,9 @@ static int emit_compact(struct addr *a, const struct ddctl_site *site, int depth
 		memset(spec, 0, sizeof(spec));
 		spec[DD_SPEC_MODULE] = module[i] ? strdup(module[i]) : NULL;
 		if (depth != 2 || i > 0)
-			spec[DD_SPEC_FILE] = strdup(file[i]);
+			spec[DD_SPEC_FILE] = file_spec(file[i]);
 		if (depth == 2)
-			spec[DD_SPEC_FUNC] = strdup(site->function);
+			spec[DD_SPEC_FUNC] = func_spec(site->function);
 		query_init(&q, spec, line, line);
 		if ((module[i] && !q.spec[DD_SPEC_MODULE]) ||
 		    ((depth != 2 || i > 0) && !q.spec[DD_SPEC_FILE]) ||
@@ -158,9 +186,9 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 	if (site->class_name)
 		spec[DD_SPEC_CLASS] = strdup(site->class_name);
 	if (depth >= 1)
-		spec[DD_SPEC_FILE] = strdup(site->file);
+		spec[DD_SPEC_FILE] = file_spec(site->file);
 	if (depth == 2)
-		spec[DD_SPEC_FUNC] = strdup(site->function);
+		spec[DD_SPEC_FUNC] = func_spec(site->function);
 	if (depth == 4 && asprintf(&spec[DD_SPEC_FORMAT], "^%s", site->format) < 0)
 		spec[DD_SPEC_FORMAT] = NULL;
 	query_init(&q, spec, lineno, lineno);
@@ -189,7 +217,7 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 	if (!r && depth >= 1) {
 		if (depth == 4)
 			snprintf(line, sizeof(line), ":%u", site->line);
-		if (asprintf(&fileword, "%s%s", site->file, depth == 4 ? line : "") < 0)
+		if (asprintf(&fileword, "%s%s", q.spec[DD_SPEC_FILE], depth == 4 ? line : "") < 0)
 			fileword = NULL;
 		r = fileword ? strbuf_adds(a->out, " file ") : -ENOMEM;
 		if (!r)
@@ -198,7 +226,7 @@ static int try_candidate(struct addr *a, const struct ddctl_site *site,
 	if (!r && depth == 2) {
 		r = strbuf_adds(a->out, " func ");
 		if (!r)
-			r = strbuf_add_word(a->out, site->function);
+			r = strbuf_add_word(a->out, q.spec[DD_SPEC_FUNC]);
 	}
 	if (!r && depth == 3)
 		r = strbuf_addf(a->out, " line %u", site->line);
@@ -394,7 +422,9 @@ int address_sites(struct ddctl_table *table, const bool *selected,
 			    strcmp_null(s->class_name, first->class_name))
 				break;
 		}
-		if (dd_has_wildcard(first->module) ||
+		/* a module word is a wildcard; '-' reads as '_', a leading '!' negates */
+		if (dd_has_wildcard(first->module) || strchr(first->module, '-') ||
+		    first->module[0] == '!' ||
 		    (first->class_name && !*first->class_name)) {
 			err(table->ctx, "sites of module %s cannot be named by a query\n",
 			    first->module);

@@ -5,6 +5,7 @@
 #define DDCTL_MODEL_LIMITS_H
 
 #define DD_MAXWORDS 9
+#define DD_MAXPAIRS ((DD_MAXWORDS - 1) / 2) /* match-specs beside the flags */
 #define DD_WRITE_MAX 4095
 /*
  * Every flag bit a control file can show: pmflts, and 'd' (Linux 7.2,

@@ -400,6 +400,25 @@ static int add_format_word(struct strbuf *sb, const char *fmt)
 	return r;
 }
 
+/* The line range as the kernel reads it, "" for none. */
+static void format_lines(const struct ddctl_query *q, char *buf, size_t size)
+{
+	if (!q->first_line && !q->last_line)
+		buf[0] = '\0';
+	else if (q->first_line == q->last_line)
+		snprintf(buf, size, "%u", q->first_line);
+	else if (q->last_line == UINT_MAX)
+		snprintf(buf, size, "%u-", q->first_line);
+	else
+		snprintf(buf, size, "%u-%u", q->first_line, q->last_line);
+}
+
+/*
+ * The canonical spelling: module, file, func, format, class, line, then
+ * the flags. The kernel takes at most 4 match-specs: over that, the line
+ * (else the function) goes into the file word as FILE:LINES (FILE:FUNC),
+ * as the kernel reads it; -E2BIG when the query cannot fit at all.
+ */
 int query_build_canonical(struct ddctl_query *q)
 {
 	static const enum dd_spec order[] = {
@@ -407,33 +426,53 @@ int query_build_canonical(struct ddctl_query *q)
 		DD_SPEC_CLASS,
 	};
 	struct strbuf sb = { 0 };
-	char flags[DDCTL_FLAGS_BUFSZ];
-	size_t i;
+	char flags[DDCTL_FLAGS_BUFSZ], lines[32];
+	const char *file = q->spec[DD_SPEC_FILE], *func = q->spec[DD_SPEC_FUNC];
+	bool merge_line = false, merge_func = false;
+	size_t i, pairs = 0;
 	int r = 0;
 
+	format_lines(q, lines, sizeof(lines));
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		pairs += q->spec[order[i]] != NULL;
+	pairs += lines[0] != '\0';
+	if (pairs > DD_MAXPAIRS && file && !q->negated[DD_SPEC_FILE] &&
+	    !strchr(file, ':')) {
+		if (lines[0])
+			merge_line = true;
+		else if (func && !q->negated[DD_SPEC_FUNC] &&
+			 (kernel_isalpha((unsigned char)*func) || *func == '*' ||
+			  *func == '?'))
+			merge_func = true;
+		pairs -= merge_line || merge_func;
+	}
+	if (pairs > DD_MAXPAIRS)
+		return -E2BIG;
 	for (i = 0; i < ARRAY_SIZE(order) && r == 0; i++) {
 		enum dd_spec s = order[i];
 
-		if (!q->spec[s])
+		if (!q->spec[s] || (s == DD_SPEC_FUNC && merge_func))
 			continue;
 		r = strbuf_addf(&sb, "%s%s ", q->negated[s] ? "!" : "",
 				spec_names[s]);
-		if (r == 0 && s == DD_SPEC_FORMAT)
+		if (r == 0 && s == DD_SPEC_FORMAT) {
 			r = add_format_word(&sb, q->spec[s]);
-		else if (r == 0)
+		} else if (r == 0 && s == DD_SPEC_FILE && (merge_line || merge_func)) {
+			char *word = NULL;
+
+			if (asprintf(&word, "%s:%s", file, merge_line ? lines : func) < 0)
+				r = -ENOMEM;
+			else
+				r = strbuf_add_word(&sb, word);
+			free(word);
+		} else if (r == 0) {
 			r = strbuf_add_word(&sb, q->spec[s]);
+		}
 		if (r == 0)
 			r = strbuf_addch(&sb, ' ');
 	}
-	if (r == 0 && (q->first_line || q->last_line)) {
-		if (q->first_line == q->last_line)
-			r = strbuf_addf(&sb, "line %u ", q->first_line);
-		else if (q->last_line == UINT_MAX)
-			r = strbuf_addf(&sb, "line %u- ", q->first_line);
-		else
-			r = strbuf_addf(&sb, "line %u-%u ", q->first_line,
-					q->last_line);
-	}
+	if (r == 0 && lines[0] && !merge_line)
+		r = strbuf_addf(&sb, "line %s ", lines);
 	if (r == 0 && q->has_flags) {
 		ddctl_flags_format(q->flags, flags);
 		flags[0] = q->op;
@@ -548,6 +587,9 @@ int query_parse(const char *text, unsigned int flags, const char *kernel,
 	free(work);
 	if (r == 0)
 		r = query_build_canonical(q);
+	if (r == -E2BIG)
+		r = fail(&p, NULL, "the kernel takes at most %d match-specs: file F:LINE and line, or file F:FUNC and func, cannot both be kept in one query",
+			 DD_MAXPAIRS);
 	/* one query is one write: the kernel reads at most 4095 bytes */
 	if (r == 0 && !(flags & DDCTL_PARSE_MATCH_ONLY) &&
 	    strlen(q->canonical) + 1 > DD_WRITE_MAX)

@@ -9,6 +9,7 @@ restores, SIGKILL) are tested in the VM (tests/vm/guest/follow.sh)."""
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -258,6 +259,31 @@ if os.path.exists(BASH_COMPLETION):
           bash("ddctl", "follow", "-o", "lines.o"))
     check("completion-commands", {"follow", "run", "sessions", "reset", "diff"} <=
           bash("ddctl", ""), "")
+
+# ---- aliases: resolved before planning, and said ------------------------
+# an alias libkmod knows (modprobe.d under DDCTL_CONFIG_ROOT): the session
+# is planned on the module it names, as the commit and --check are
+AROOT = os.path.join(tmp, "alias-root")
+os.makedirs(os.path.join(AROOT, "etc", "modprobe.d"))
+with open(os.path.join(AROOT, "etc", "modprobe.d", "vring.conf"), "w") as f:
+    f.write("alias vring virtio_ring\n")
+ACTL = os.path.join(tmp, "alias-control")
+shutil.copy(STOCK, ACTL)
+ACAP = os.path.join(tmp, "alias-writes")
+arun = Ddctl(control=ACTL, config_root=AROOT, run_dir=os.path.join(tmp, "alias-run"),
+             kmsg=KMSG, env={"NO_COLOR": "1"}, timeout=60)
+n_ring = sum(1 for l in open(STOCK) if "[virtio_ring]" in l)
+rc, out, err = arun("--check", "set", "module vring +p")
+check("alias-check-resolved", rc == 0 and "would change %d sites" % n_ring in out and
+      "vring" in err and "virtio_ring" in err, "rc=%d %s%s" % (rc, out, err))
+p = arun.popen("--capture-writes", ACAP, "follow", "module vring +p")
+started = ""
+while "following" not in started and p.poll() is None:
+    started += p.stderr.readline()
+p.send_signal(signal.SIGTERM)
+out, err = p.communicate(timeout=30)
+check("alias-follow-planned-on-module", "following %d callsites" % n_ring in started and
+      "virtio_ring" in started + err, "%s%s" % (started, err))
 
 subprocess.run(["rm", "-rf", tmp])
 tap.finish()

@@ -417,6 +417,7 @@ static void test_one_write_is_silent(void **state)
 struct fake {
 	unsigned int execs, refuse; /* refuse exec number @refuse (0: none) */
 	int refusal;
+	const char *other_path, *other_text; /* another writer, after exec 1 */
 	char sent[4096];
 	char log[4096];
 };
@@ -448,6 +449,13 @@ static int fake_exec(struct backend *b, const char *text, size_t len, bool dry,
 	if (++fake.execs == fake.refuse) {
 		*errmsg = strdup("fake says no");
 		return fake.refusal;
+	}
+	if (fake.execs == 1 && fake.other_path) {
+		FILE *f = fopen(fake.other_path, "w");
+
+		assert_non_null(f);
+		fputs(fake.other_text, f);
+		fclose(f);
 	}
 	assert_true(len <= 64);
 	assert_int_equal(text[len - 1], '\n');
@@ -496,11 +504,16 @@ static void fake_log(void *data, int priority, const char *file, int line,
 #define FAKE_SET "module virtio +p; module virtio_net +f; module main +p; " \
 	"module foo +p; module dynamic_debug +pm; module test_dynamic_debug +t"
 
-/* Commit FAKE_SET over the fake backend, which refuses exec @refuse with @refusal. */
-static struct ddctl_txn *fake_commit(struct sub *s, unsigned int flags,
-				     unsigned int refuse, int refusal, int expect)
+/* A set over two execs whose restore fits the fake's 64 bytes a query. */
+#define FAKE_SET_RESTORABLE "module virtio +p; module foo +p; " \
+	"module dynamic_debug +m; module virtio +t"
+
+/* Commit @text over the fake backend, which refuses exec @refuse with @refusal. */
+static struct ddctl_txn *fake_commit_set(struct sub *s, const char *text,
+					 unsigned int flags, unsigned int refuse,
+					 int refusal, int expect)
 {
-	struct ddctl_queryset *set = test_parse(s->ctx, FAKE_SET);
+	struct ddctl_queryset *set = test_parse(s->ctx, text);
 	struct ddctl_txn *txn = NULL;
 
 	memset(&fake, 0, sizeof(fake));
@@ -516,6 +529,12 @@ static struct ddctl_txn *fake_commit(struct sub *s, unsigned int flags,
 	backend_override_for_write(NULL);
 	ddctl_queryset_unref(set);
 	return txn;
+}
+
+static struct ddctl_txn *fake_commit(struct sub *s, unsigned int flags,
+				     unsigned int refuse, int refusal, int expect)
+{
+	return fake_commit_set(s, FAKE_SET, flags, refuse, refusal, expect);
 }
 
 static void test_transactional_split_counts(void **state)
@@ -545,13 +564,81 @@ static void test_transactional_split_counts(void **state)
 
 static void test_transactional_later_refusal_restored(void **state)
 {
-	struct ddctl_txn *txn = fake_commit(*state, 0, 2, -EINVAL, -EINVAL);
+	struct ddctl_txn *txn = fake_commit_set(*state, FAKE_SET_RESTORABLE, 0, 2,
+						-EINVAL, -EINVAL);
 
 	assert_int_equal(ddctl_txn_get_write_count(txn), 1);
 	assert_non_null(strstr(fake.log, "the kernel refused the set: fake says no"));
 	assert_non_null(strstr(fake.log, "transaction 2 of "));
 	assert_non_null(strstr(fake.log, "restored"));
 	ddctl_txn_unref(txn);
+}
+
+/*
+ * A refused second exec restores the sites the set changed, and only
+ * those: another writer's change between the read and the restore stays.
+ */
+static void test_refusal_restores_only_the_sets_sites(void **state)
+{
+	struct sub *s = *state;
+	struct ddctl_queryset *set = test_parse(s->ctx, FAKE_SET_RESTORABLE);
+	struct ddctl_txn *txn = NULL;
+	char *text = slurp(FIXTURE_DIR "/hand-escapes.txt"), *main_site;
+
+	/* the other writer: init/main.c's site turned on */
+	main_site = strstr(text, "[main]do_one_initcall =_");
+	assert_non_null(main_site);
+	main_site[strlen("[main]do_one_initcall =")] = 'p';
+	memset(&fake, 0, sizeof(fake));
+	fake.refuse = 2;
+	fake.refusal = -EINVAL;
+	fake.other_path = s->path;
+	fake.other_text = text;
+	ddctl_set_log_fn(s->ctx, fake_log, NULL);
+	backend_override_for_write(&fake_backend);
+	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), 0);
+	ddctl_txn_set_table(txn, s->table);
+	assert_int_equal(ddctl_txn_commit(txn), -EINVAL);
+	backend_override_for_write(NULL);
+	assert_true(fake.execs >= 3); /* the restore went out */
+	assert_non_null(strstr(fake.log, "were restored"));
+	assert_null(strstr(fake.sent, "main"));
+	ddctl_txn_unref(txn);
+	ddctl_queryset_unref(set);
+	free(text);
+}
+
+/*
+ * A set predicted to change nothing is still read back: another writer's
+ * change to its sites between the read and the commit is reported.
+ */
+static void test_no_op_verified(void **state)
+{
+	struct sub *s = *state;
+	struct ddctl_queryset *set = test_parse(s->ctx, "module dynamic_debug +p");
+	struct ddctl_txn *txn = NULL;
+	char *text = slurp(FIXTURE_DIR "/hand-escapes.txt"), *site;
+	FILE *f;
+
+	/* the other writer: dynamic_debug's site (=p when read) turned off */
+	site = strstr(text, "ddebug_add_module =p");
+	assert_non_null(site);
+	site[strlen("ddebug_add_module =")] = '_';
+	f = fopen(s->path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	memset(&fake, 0, sizeof(fake));
+	backend_override_for_write(&fake_backend);
+	assert_int_equal(ddctl_txn_new(s->ctx, set, &txn), 0);
+	ddctl_txn_set_table(txn, s->table);
+	assert_int_equal(ddctl_txn_commit(txn), -EPROTO);
+	backend_override_for_write(NULL);
+	assert_int_equal(fake.execs, 0); /* nothing sent */
+	assert_int_equal(ddctl_txn_get_mismatch_count(txn), 1);
+	ddctl_txn_unref(txn);
+	ddctl_queryset_unref(set);
+	free(text);
 }
 
 static void test_transactional_first_refusal_not_restored(void **state)
@@ -594,6 +681,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_transactional_split_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactional_later_refusal_restored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactional_first_refusal_not_restored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refusal_restores_only_the_sets_sites, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_op_verified, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactional_dry_run_unprivileged, setup, teardown),
 	};
 

@@ -5,7 +5,7 @@
 # Sourced by suite.sh; also runs alone (run-vm.py --script ux).
 . /ddctl-tests/lib.sh
 
-UXTESTS="ux-no-probe-noise ux-negated-set-applied ux-watch-json"
+UXTESTS="ux-check-writes-nothing ux-no-probe-noise ux-negated-set-applied ux-watch-json"
 if ! has_ddctl; then
 	for t in $UXTESTS; do skip $t "ddctl not in the initramfs"; done
 else
@@ -14,6 +14,16 @@ else
 	grep -q '^virtio_net ' /proc/modules || load_std
 	noise() { dmesg | grep -c 'unknown keyword\|query parse failed'; }
 	reset_all
+	# --check (and a capture file) write nothing anywhere: no negation
+	# probe into the control file, no features cache, even with none kept
+	rm -f /run/ddctl/features
+	c0=$(control | md5sum)
+	n0=$(noise)
+	ddctl --check set '!module virtio* +p' > $OUT/ux-check.txt 2>&1
+	ddctl --capture-writes $OUT/ux-capture.txt set '!module virtio* +p' >> $OUT/ux-check.txt 2>&1
+	n1=$(noise)
+	check ux-check-writes-nothing "$((n1 - n0)) kernel log lines, features cache $(ls /run/ddctl/features 2>&1), control changed: $([ "$(control | md5sum)" = "$c0" ] && echo no || echo yes)" \
+		[ $((n1 - n0)) -eq 0 -a ! -e /run/ddctl/features -a "$(control | md5sum)" = "$c0" ]
 	n0=$(noise)
 	for i in 1 2; do
 		ddctl info > $OUT/ux-info-$i.txt 2>&1
