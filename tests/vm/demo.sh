@@ -4,14 +4,20 @@
 #
 # demo.sh: ddctl's "main job" on a host without dynamic debug.
 # Installs the dependencies, builds ddctl (meson, in build/ unless
-# DDCTL_BUILD_DIR says otherwise), builds the patched 6.12 kernel (stock if
-# kernel-patches/series is missing), an initramfs with ddctl, and boots it
-# with -smp 4 in QEMU (TCG):
-#   - stdin is a terminal: an interactive busybox shell in the guest with
-#     ddctl on PATH (exit the shell to power off; Ctrl-A X kills QEMU);
-#   - otherwise: a scripted demo (ddctl list, modules, --check with a
-#     negated query, -v set, list --enabled, IPIs before/after), then
-#     power off.
+# DDCTL_BUILD_DIR says otherwise), builds (or finds cached) the 6.12
+# kernels, an initramfs with ddctl, and boots with -smp 4 in QEMU (TCG):
+#   - stdin is a terminal: the patched kernel (stock if
+#     kernel-patches/6.12/series is missing), an interactive busybox shell
+#     in the guest with ddctl on PATH (exit the shell to power off; Ctrl-A X
+#     kills QEMU);
+#   - otherwise: a scripted demo, side by side: the stock kernel runs
+#     ddctl -v set 'module ddctl_sites_2000 +p; module test_dynamic_debug +p',
+#     the patched kernel a short tour (ddctl list, modules, --check with a
+#     negated query) and the same set, each kernel powers off, and a table
+#     compares them (keys, vCPUs, function-call IPIs, the guest's wall
+#     time for the set, stock/patched). On arm64 the stock kernel is shown
+#     only if it is built already; DDCTL_KERNEL or DDCTL_KDIR boot one
+#     kernel. Exit status 1 when a guest had not SMP vCPUs or the set failed.
 # Environment: DDCTL_BUILD_DIR (meson build dir, default build/, or
 # build-arm64/ for arm64), DDCTL_KERNEL=stock|patched, DDCTL_KDIR (a
 # finished kernel build in the cache, instead of building), SMP (default 4),
@@ -65,11 +71,28 @@ if [ $KIND = patched ] && [ ! -f "$REPO/kernel-patches/${DDCTL_KBASE:-6.12}/seri
 	KIND=stock
 fi
 KCACHE=${DDCTL_KCACHE:-/var/cache/ddctl/kernels}
-if [ $UNTIL = boot ] && [ -z "${DDCTL_KDIR:-}" ] &&
-	! [ -f "$(DDCTL_DRY_RUN=1 "$HERE/kernels/build-kernel.sh" $KIND 2>/dev/null | tail -n1)/ok" ]; then
-	echo "demo: first run: installs packages, builds ddctl and the $ARCH $KIND kernel;"
-	echo "demo: $FIRST (the kernel build shows its progress)."
-	echo "demo: the kernel is cached in $KCACHE: later runs boot in under a minute."
+# the cache directory of a kernel kind, and whether it is built
+kpath() { DDCTL_DRY_RUN=1 "$HERE/kernels/build-kernel.sh" "$1" 2>/dev/null | tail -n1; }
+kcached() { [ -f "$(kpath "$1")/ok" ]; }
+# the kernels to boot: the scripted demo shows the same set on the stock
+# and on the patched kernel side by side; the interactive one (a
+# terminal), DDCTL_KERNEL and DDCTL_KDIR boot one kernel
+KINDS=($KIND)
+if [ ! -t 0 ] && [ -z "${DDCTL_KERNEL:-}" ] && [ -z "${DDCTL_KDIR:-}" ] && [ $KIND = patched ]; then
+	if [ "$ARCH" = x86_64 ] || kcached stock; then
+		KINDS=(stock patched)
+	elif [ $UNTIL = boot ]; then
+		echo "demo: the $ARCH stock kernel is not built (DDCTL_ARCH=$ARCH tests/vm/kernels/build-kernel.sh stock builds it): the patched kernel only, no side by side"
+	fi
+fi
+if [ $UNTIL = boot ] && [ -z "${DDCTL_KDIR:-}" ]; then
+	missing=()
+	for k in "${KINDS[@]}"; do kcached $k || missing+=($k); done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "demo: first run: installs packages, builds ddctl and the $ARCH ${missing[*]} kernel${missing[1]:+s};"
+		echo "demo: $FIRST (each kernel build shows its progress)."
+		echo "demo: the kernels are cached in $KCACHE: later runs boot in under a minute."
+	fi
 fi
 if [ "$DRY" = 1 ]; then
 	echo "demo: dry run ($ARCH, until $UNTIL): would run"
@@ -82,8 +105,10 @@ if [ "$DRY" = 1 ]; then
 	fi
 	echo "demo:         ${COMPILE[*]}"
 	[ $UNTIL = build ] && exit 0
-	echo "demo:   [3/5] tests/vm/kernels/build-kernel.sh $KIND (${DDCTL_KDIR:-$(DDCTL_DRY_RUN=1 "$HERE/kernels/build-kernel.sh" $KIND 2>&1 | head -n1)})"
-	echo "demo:   [4/5] tests/vm/harness/mkinitramfs.sh into $LOGDIR/work/, [5/5] boot in QEMU with -smp $SMP"
+	for k in "${KINDS[@]}"; do
+		echo "demo:   [3/5] tests/vm/kernels/build-kernel.sh $k (${DDCTL_KDIR:-$(DDCTL_DRY_RUN=1 "$HERE/kernels/build-kernel.sh" $k 2>&1 | head -n1)})"
+	done
+	echo "demo:   [4/5] tests/vm/harness/mkinitramfs.sh into $LOGDIR/work/, [5/5] boot in QEMU with -smp $SMP: ${KINDS[*]}"
 	exit 0
 fi
 echo "demo: [1/5] dependencies"
@@ -103,42 +128,46 @@ DDCTL=$BUILD/cli/ddctl
 echo "demo: ddctl built in $((SECONDS - t0)) s"
 [ $UNTIL = boot ] || exit 0
 
-echo "demo: [3/5] kernel"
-t0=$SECONDS
-if [ -n "${DDCTL_KDIR:-}" ]; then
-	# a finished build (as in vmlib.py), e.g. the arm64 kernel of an older series
-	[ -e "$DDCTL_KDIR/ok" ] || { echo "demo: DDCTL_KDIR=$DDCTL_KDIR is not a finished build" >&2; exit 1; }
-	KDIR=$DDCTL_KDIR
-	KIND=$(sed -n 's/^kind //p' "$KDIR/info")
-elif ! KDIR=$("$HERE/kernels/build-kernel.sh" $KIND | tail -n1); then
-	if [ $KIND = patched ]; then
-		echo "demo: the patched kernel did not build: falling back to the STOCK kernel"
-		KIND=stock
-		KDIR=$("$HERE/kernels/build-kernel.sh" stock | tail -n1)
-	else
-		exit 1
+# prepare KIND: the kernel (KDIR; KIND may fall back to stock), its test
+# modules and an initramfs (INITRD)
+prepare() {
+	echo "demo: [3/5] the $KIND kernel"
+	t0=$SECONDS
+	if [ -n "${DDCTL_KDIR:-}" ]; then
+		# a finished build (as in vmlib.py), e.g. the arm64 kernel of an older series
+		[ -e "$DDCTL_KDIR/ok" ] || { echo "demo: DDCTL_KDIR=$DDCTL_KDIR is not a finished build" >&2; exit 1; }
+		KDIR=$DDCTL_KDIR
+		KIND=$(sed -n 's/^kind //p' "$KDIR/info")
+	elif ! KDIR=$("$HERE/kernels/build-kernel.sh" $KIND | tail -n1); then
+		if [ $KIND = patched ]; then
+			echo "demo: the patched kernel did not build: falling back to the STOCK kernel"
+			KIND=stock
+			KDIR=$("$HERE/kernels/build-kernel.sh" stock | tail -n1)
+		else
+			exit 1
+		fi
 	fi
-fi
-echo "demo: kernel ready in $((SECONDS - t0)) s"
-t0=$SECONDS
-for k in 256 2000; do "$HERE/kernels/gen-module.py" --build "$KDIR" $k >/dev/null; done
-echo "demo: test modules ready in $((SECONDS - t0)) s"
+	echo "demo: kernel ready in $((SECONDS - t0)) s"
+	t0=$SECONDS
+	for k in 256 2000; do "$HERE/kernels/gen-module.py" --build "$KDIR" $k >/dev/null; done
+	echo "demo: test modules ready in $((SECONDS - t0)) s"
+	echo "demo: [4/5] initramfs"
+	mkdir -p "$LOGDIR/work"
+	INITRD=$LOGDIR/work/initramfs-demo-$KIND-$ARCH.cpio.gz
+	"$HERE/harness/mkinitramfs.sh" -k "$KDIR" -o "$INITRD" -d "$DDCTL"
+	if [ "$ARCH" = arm64 ]; then
+		QEMU=(qemu-system-aarch64 -M virt -cpu cortex-a57) CONSOLE=ttyAMA0
+	else
+		QEMU=(qemu-system-x86_64) CONSOLE=ttyS0
+	fi
+	QEMU+=(-accel tcg -smp "$SMP" -m 512 -kernel "$KDIR/$(cat "$KDIR/image" 2>/dev/null || echo bzImage)"
+	      -initrd "$INITRD" -no-reboot -nic none -display none
+	      -device virtio-balloon-pci)
+}
 
-echo "demo: [4/5] initramfs"
-mkdir -p "$LOGDIR/work"
-INITRD=$LOGDIR/work/initramfs-demo-$KIND-$ARCH.cpio.gz
-"$HERE/harness/mkinitramfs.sh" -k "$KDIR" -o "$INITRD" -d "$DDCTL"
-
-echo "demo: [5/5] booting the $KIND kernel ($(cat "$KDIR/kernelrelease")) with -smp $SMP"
-if [ "$ARCH" = arm64 ]; then
-	QEMU=(qemu-system-aarch64 -M virt -cpu cortex-a57) CONSOLE=ttyAMA0
-else
-	QEMU=(qemu-system-x86_64) CONSOLE=ttyS0
-fi
-QEMU+=(-accel tcg -smp "$SMP" -m 512 -kernel "$KDIR/$(cat "$KDIR/image" 2>/dev/null || echo bzImage)"
-      -initrd "$INITRD" -no-reboot -nic none -display none
-      -device virtio-balloon-pci)
 if [ -t 0 ]; then
+	prepare
+	echo "demo: [5/5] booting the $KIND kernel ($(cat "$KDIR/kernelrelease")) with -smp $SMP"
 	echo "=================================================================="
 	echo " Interactive: a busybox shell in the guest, ddctl on PATH."
 	echo " Load the test modules: sh /ddctl-tests/lib.sh load"
@@ -147,12 +176,56 @@ if [ -t 0 ]; then
 	echo "=================================================================="
 	exec "${QEMU[@]}" -serial mon:stdio \
 		-append "console=$CONSOLE loglevel=5 panic=-1 ddctl.run=shell ddctl.ncpu=$SMP"
-else
+fi
+
+# the scripted demo: each kernel in turn (the stock one runs only the
+# headline set), then the table of the set's numbers
+ROWS=() bad=0
+for want in "${KINDS[@]}"; do
+	KIND=$want
+	prepare
 	LOG=$LOGDIR/demo-$KIND-$ARCH.console.log
-	echo "demo: stdin is not a terminal: scripted demo (serial log: $LOG)"
+	echo "demo: [5/5] booting the $KIND kernel ($(cat "$KDIR/kernelrelease")) with -smp $SMP; stdin is not a terminal: scripted demo (serial log: $LOG)"
+	what=
+	[ ${#KINDS[@]} -gt 1 ] && [ $KIND = stock ] && what=set
 	t0=$SECONDS
 	timeout 600 "${QEMU[@]}" -monitor none -serial stdio \
-		-append "console=$CONSOLE loglevel=5 panic=-1 ddctl.run=demo ddctl.ncpu=$SMP" \
-		< /dev/null | tee "$LOG" | grep -v '^@@DDCTL@@ BOOTED' | sed -n '/===== ddctl demo/,/===== demo done/p'
+		-append "console=$CONSOLE loglevel=5 panic=-1 ddctl.run=demo ddctl.ncpu=$SMP${what:+ ddctl.demo=$what}" \
+		< /dev/null > "$LOG" || true
+	sed -n '/===== ddctl demo/,/===== demo done/p' "$LOG" | grep -v '^@@DDCTL@@ '
 	echo "demo: the guest booted, ran the demo and powered off in $((SECONDS - t0)) s"
-fi
+	row=$(sed -n 's/^@@DDCTL@@ DEMO //p' "$LOG" | tr -d '\r' | tail -n1)
+	if [ -z "$row" ]; then
+		echo "demo: the $KIND kernel's demo gave no numbers (see $LOG)" >&2
+		bad=1
+		continue
+	fi
+	ROWS+=("kind=$KIND $row")
+done
+
+# the table: kernel, keys, vCPUs, IPIs, guest seconds; with both kernels a
+# last row of the stock/patched ratios
+echo
+printf '%s\n' "${ROWS[@]}" | awk -v smp="$SMP" '
+	{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = substr($i, length(kv[1]) + 2) }
+	  n++; name[n] = v["kind"] " " v["release"]; keys[n] = v["keys"]; cpus[n] = v["nproc"]
+	  ipi[n] = v["ipis"]; us[n] = v["us"]; kind[n] = v["kind"]; rc[n] = v["rc"]
+	  if (v["nproc"] != smp) badcpu = badcpu " " v["kind"]
+	  if (v["rc"] != 0) badrc = badrc " " v["kind"] }
+	function grp(x,   s, r) { s = sprintf("%d", x); r = ""
+		while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
+		return s r }
+	END {
+	  printf "%-28s %6s %6s %8s %8s\n", "kernel", "keys", "vCPUs", "IPIs", "guest s"
+	  for (i = 1; i <= n; i++) {
+		printf "%-28s %6s %6s %8s %8.2f\n", name[i], grp(keys[i]), cpus[i], grp(ipi[i]), us[i] / 1e6
+		if (kind[i] == "stock") s = i; else if (kind[i] == "patched") p = i }
+	  if (s && p)
+		printf "%-28s %6s %6s %7sx %7.1fx\n", "ratio stock/patched", "", "",
+		       (ipi[p] > 0 ? grp(int(ipi[s] / ipi[p] + 0.5)) : "-"), (us[p] > 0 ? us[s] / us[p] : 0)
+	  if (badcpu != "") printf "demo: the guest did not have %d vCPUs:%s\n", smp, badcpu
+	  if (badrc != "") printf "demo: the set failed on:%s\n", badrc
+	  exit (badcpu != "" || badrc != "") }' || bad=1
+echo "keys: the sites the set changed (a static key each); IPIs: function-call IPIs on all"
+echo "CPUs while the set ran (/proc/interrupts); guest s: the set's wall time in the guest"
+exit $bad

@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
 # Scripted ddctl demo (tests/vm/demo.sh, stdin not a terminal).
+# ddctl.demo=set: only the headline set (the stock kernel's half of the
+# side by side); otherwise the tour around it too.
+# The headline set's numbers go to the host as one line:
+#   @@DDCTL@@ DEMO release=R nproc=N keys=K ipis=I us=U rc=S
 . /ddctl-tests/lib.sh
 # the console may be a terminal (arm64's ttyAMA0 is): nobody reads a pager
 export DDCTL_PAGER=cat
@@ -9,21 +13,48 @@ load ddctl_sites_256
 load ddctl_sites_2000
 echo
 echo "===== ddctl demo on $(uname -r), $(nproc) vCPUs ====="
-ipis() { awk '/Function call interrupts/ { s = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) s += $i; print s }' /proc/interrupts; }
-run() { echo; echo "\$ $*"; "$@"; echo "[exit status $?]"; }
+
+# function-call IPIs summed over the CPU columns: the row is found by its
+# text ("CAL: ... Function call interrupts" on x86, "IPI1: ..." on arm64)
+ipis() {
+	awk 'NR == 1 { n = NF; next }
+	     /Function call interrupts/ { s = 0; for (i = 2; i <= n + 1; i++) s += $i; print s }' /proc/interrupts
+}
+# microseconds since the epoch (busybox date has no %N; adjtimex has usec)
+now_us() {
+	adjtimex | awk '/tv_sec/ { s = $2 } /tv_usec/ { u = $2 }
+		END { printf "%d%06d\n", s, u }'
+}
+# run 'COMMAND LINE': print it as a user types it, then run it
+run() { echo; echo "\$ $1"; eval "$1"; echo "[exit status $?]"; }
+
+SET='module ddctl_sites_2000 +p; module test_dynamic_debug +p'
 if ! has_ddctl; then
 	echo "ddctl is not in the initramfs (build it: meson compile -C build)"
-	run sh -c "head -n 5 $CONTROL"
+	run "head -n 5 $CONTROL"
 else
-	run sh -c 'ddctl list | head -n 8'
-	run ddctl modules
-	run sh -c "ddctl --check set '!module virtio* +p' | tail -n 4"
-	before=$(ipis)
-	run ddctl -v set 'module ddctl_sites_2000 +p; module test_dynamic_debug +p'
-	after=$(ipis)
-	run sh -c 'ddctl list --enabled | head -n 8'
+	if [ "$DDCTL_DEMO" != set ]; then
+		run 'ddctl list | head -n 8'
+		run 'ddctl modules'
+		run "ddctl --check set '!module virtio* +p' | tail -n 4"
+	fi
 	echo
-	echo "function-call IPIs (the Function call interrupts row of /proc/interrupts: CAL on x86, IPI1 on arm64): before $before, after $after: $((after - before)) for the set"
-	run ddctl set 'module ddctl_sites_2000 -p; module test_dynamic_debug -p'
+	echo "\$ ddctl -v set '$SET'"
+	c0=$(ipis)
+	t0=$(now_us)
+	ddctl -v set "$SET" > /tmp/set.out 2>&1
+	rc=$?
+	t1=$(now_us)
+	c1=$(ipis)
+	cat /tmp/set.out
+	echo "[exit status $rc]"
+	keys=$(sed -n 's/^changed \([0-9]*\) site.*/\1/p' /tmp/set.out)
+	echo
+	echo "function-call IPIs (the Function call interrupts row of /proc/interrupts: CAL on x86, IPI1 on arm64): before $c0, after $c1: $((c1 - c0)) for the set"
+	echo "@@DDCTL@@ DEMO release=$(uname -r) nproc=$(nproc) keys=${keys:-0} ipis=$((c1 - c0)) us=$((t1 - t0)) rc=$rc"
+	if [ "$DDCTL_DEMO" != set ]; then
+		run 'ddctl list --enabled | head -n 8'
+		run "ddctl set 'module ddctl_sites_2000 -p; module test_dynamic_debug -p'"
+	fi
 fi
 echo "===== demo done; powering off ====="
