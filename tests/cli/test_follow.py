@@ -368,6 +368,10 @@ if os.path.exists(BASH_COMPLETION):
           bash("ddctl", "run", "--output", "lines.o") == {"lines.out"} and
           bash("ddctl", "list", "-o", "modu") == {"module"},
           bash("ddctl", "follow", "-o", "lines.o"))
+    check("completion-follow-filters", {"--grep", "--device", "--timestamps", "--lines"} <=
+          bash("ddctl", "follow", "--") and bash("ddctl", "follow", "--timestamps", "=", "re") == {"realtime"} and
+          bash("ddctl", "follow", "--grep", "") == set(),
+          bash("ddctl", "follow", "--timestamps", "=", "re"))
     check("completion-commands", {"follow", "run", "sessions", "reset", "diff"} <=
           bash("ddctl", ""), "")
 
