@@ -47,6 +47,8 @@ struct cli_opts {
 	const char *output; /* list: the columns; follow, run: a FILE */
 	bool raw, all, since_boot, stats, top; /* follow, run */
 	const char *kmsg;   /* follow, run: a stand-in for /dev/kmsg */
+	const char *device, *grep, *since, *lines; /* follow, run: the filters */
+	const char *timestamps; /* follow, run: "" or "monotonic", "realtime" */
 	bool restore;       /* sessions */
 	bool boot;          /* save */
 	bool keep_going;    /* shell: go on after an error in a script */

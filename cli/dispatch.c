@@ -124,7 +124,7 @@ struct cli_option {
 	const char *name;
 	char shortopt;          /* 0: long only */
 	int val;                /* what getopt returns */
-	bool has_arg;
+	int has_arg;            /* 0, 1: required, OPT_OPTIONAL: "--name[=ARG]" */
 	bool shell;             /* applies to one line of the shell too */
 	unsigned int commands;  /* the commands that take it; 0: all */
 	const char *arg, *help;
@@ -139,6 +139,8 @@ static const struct cli_arity file_arity = ANY;
 static const struct cli_arity boot_arity = {
 	0, 0, "save --boot takes no FILE (it writes /run/ddctl/boot.conf)"
 };
+
+#define OPT_OPTIONAL 2
 
 #define CLI(field) O_CLI, offsetof(struct cli, field), NULL, 0
 #define OPT(field) O_OPTS, offsetof(struct cli_opts, field), NULL, 0
@@ -192,6 +194,17 @@ static const struct cli_option options[] = {
 	  OPT(all) },
 	{ "since-boot", 0, 1003, false, true, C_FOLLOW | C_RUN, NULL,
 	  "follow, run: include the messages already in the kernel log", OPT(since_boot) },
+	{ "device", 0, 1013, true, true, C_FOLLOW | C_RUN, "DEV",
+	  "follow, run: only the lines of device DEV (its DEVICE= value, e.g. +pci:0000:00:03.0, or its name)",
+	  OPT(device) },
+	{ "grep", 0, 1014, true, true, C_FOLLOW | C_RUN, "PATTERN",
+	  "follow, run: only the lines whose message matches PATTERN (an extended regex)", OPT(grep) },
+	{ "since", 0, 1015, true, true, C_FOLLOW | C_RUN, "TIME",
+	  "follow, run: the logged lines from TIME on: seconds since boot (12.5) or ago (30s, 5min, 2h)",
+	  OPT(since) },
+	{ "lines", 'n', 'n', true, true, C_FOLLOW | C_RUN, "N", "follow, run: stop after N lines", OPT(lines) },
+	{ "timestamps", 0, 1016, OPT_OPTIONAL, true, C_FOLLOW | C_RUN, "[=WHEN]",
+	  "follow, run: each line's time, WHEN: monotonic (since boot, the default) or realtime", OPT(timestamps) },
 	{ "stats", 0, 1004, false, true, C_FOLLOW | C_RUN, NULL, "follow, run: per-callsite counts while running too",
 	  OPT(stats) },
 	{ "top", 0, 1005, false, true, C_FOLLOW | C_RUN, NULL, "follow, run: only the per-callsite counts, refreshed",
@@ -232,7 +245,8 @@ static void print_options(FILE *f, bool shell, const struct cli_command *cmd)
 			continue;
 		snprintf(left, sizeof(left), "%s%c%s--%s%s%s", c ? "-" : " ",
 			 c ? c : ' ', c ? ", " : "  ", options[i].name,
-			 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
+			 options[i].arg && options[i].has_arg != OPT_OPTIONAL ? " " : "",
+			 options[i].arg ? options[i].arg : "");
 		fprintf(f, "  %-24s %s\n", left, options[i].help);
 	}
 }
@@ -395,7 +409,7 @@ static bool is_option(const char *word, bool *takes_next, bool flag_words)
 		return false;
 	if (word[1] == '-') {
 		o = find_long(word + 2);
-		*takes_next = o && o->has_arg && !strchr(word, '=');
+		*takes_next = o && o->has_arg == 1 && !strchr(word, '=');
 		return true;
 	}
 	for (p = word + 1; *p; p++) {
@@ -541,7 +555,7 @@ static int apply_option(struct cli *cli, struct cli_opts *opts, const struct cli
 		return EXIT_OK;
 	case O_OPTS:
 		if (o->has_arg)
-			*(const char **)opt_field(o, opts) = arg;
+			*(const char **)opt_field(o, opts) = arg ? arg : "";
 		else
 			*(bool *)opt_field(o, opts) = true;
 		return EXIT_OK;
@@ -588,8 +602,10 @@ static int parse_options(struct cli *cli, struct cli_opts *opts, int argc, char 
 	int c, r, end = argc;
 
 	for (i = 0; i < N_OPTS; i++) {
-		lo[i] = (struct option){ options[i].name, options[i].has_arg ?
-					 required_argument : no_argument, NULL, options[i].val };
+		lo[i] = (struct option){ options[i].name,
+					 options[i].has_arg == OPT_OPTIONAL ? optional_argument :
+					 options[i].has_arg ? required_argument : no_argument,
+					 NULL, options[i].val };
 		if (!options[i].shortopt || (cmd && options[i].shortopt == 'f'))
 			continue;
 		optstring[len++] = options[i].shortopt;

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,12 @@ struct follow {
 	unsigned long long lines, other, lost;
 	FILE *out;
 	bool colour, changed, out_error;
+	/* the filters: --device, --grep, --since (usec since boot), -n */
+	regex_t grep;
+	bool have_grep;
+	unsigned long long since, max_lines, shown;
+	int timestamps; /* 0 none, 1 monotonic, 2 realtime */
+	long long boot_usec; /* realtime: the wall clock at boot */
 	int wmod, wfunc;
 	sigset_t waitmask; /* the mask outside follow: signals arrive in ppoll() */
 	pid_t child;
@@ -113,9 +120,33 @@ static void print_json_line(struct follow *f, const struct ddctl_kmsg_record *re
 		json_key(&w, "function");
 		json_null(&w);
 	}
+	json_key(&w, "device");
+	if (rec->device)
+		json_string(&w, rec->device);
+	else
+		json_null(&w);
 	json_key(&w, "message");
 	json_string(&w, message);
 	json_end_object(&w);
+}
+
+/* --timestamps: "[   12.345678] " since boot, or the wall clock. */
+static void print_time(struct follow *f, const struct ddctl_kmsg_record *rec)
+{
+	if (f->timestamps == 1) {
+		fprintf(f->out, "[%5llu.%06llu] ", rec->usec / 1000000, rec->usec % 1000000);
+	} else if (f->timestamps == 2) {
+		long long us = f->boot_usec + (long long)rec->usec;
+		time_t t = (time_t)(us / 1000000);
+		struct tm tm;
+		char s[64];
+
+		localtime_r(&t, &tm);
+		strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
+		fprintf(f->out, "%s.%06lld", s, us % 1000000);
+		strftime(s, sizeof(s), "%z", &tm);
+		fprintf(f->out, "%s ", s);
+	}
 }
 
 static void print_line(struct follow *f, const struct ddctl_kmsg_record *rec,
@@ -126,12 +157,18 @@ static void print_line(struct follow *f, const struct ddctl_kmsg_record *rec,
 	if (f->cli->json) {
 		print_json_line(f, rec, site, message);
 	} else if (!site) {
-		fprintf(f->out, "%-*s %-*s %s\n", f->wmod, "-", f->wfunc, "-", message);
+		print_time(f, rec);
+		fprintf(f->out, "%-*s %s%s%-*s %s\n", f->wmod, "-",
+			rec->device ? rec->device : "", rec->device ? " " : "",
+			f->wfunc, "-", message);
 	} else {
+		print_time(f, rec);
 		snprintf(fl, sizeof(fl), "%s:%u", ddctl_site_get_function(site),
 			 ddctl_site_get_line(site));
-		fprintf(f->out, "%s%-*s%s %s%-*s%s %s\n", f->colour ? "\033[32m" : "",
+		/* the device, when the record names one, after the module */
+		fprintf(f->out, "%s%-*s%s %s%s%s%-*s%s %s\n", f->colour ? "\033[32m" : "",
 			f->wmod, ddctl_site_get_module(site), f->colour ? "\033[0m" : "",
+			rec->device ? rec->device : "", rec->device ? " " : "",
 			f->colour ? "\033[34m" : "", f->wfunc, fl,
 			f->colour ? "\033[0m" : "", message);
 	}
@@ -139,15 +176,62 @@ static void print_line(struct follow *f, const struct ddctl_kmsg_record *rec,
 		f->out_error = true;
 }
 
+/*
+ * The first (or, after the driver's name, the second) word of a
+ * dev_printk() message, "e1000 0000:00:03.0: text", is @dev (a trailing
+ * ':' aside)?
+ */
+static bool message_names(const char *msg, const char *dev)
+{
+	size_t n = strlen(dev);
+	int word;
+
+	for (word = 0; word < 2 && *msg; word++) {
+		size_t len = strcspn(msg, " ");
+
+		if (len && msg[len - 1] == ':')
+			len--;
+		if (len == n && !strncmp(msg, dev, n))
+			return true;
+		msg += strcspn(msg, " ");
+		msg += strspn(msg, " ");
+	}
+	return false;
+}
+
+/*
+ * --device DEV: the record's DEVICE= value ("+pci:0000:00:03.0", "n2"),
+ * the name in it ("0000:00:03.0"), or the device name the message starts
+ * with. --grep: the message. --since: the record's time.
+ */
+static bool wanted(const struct follow *f, const struct ddctl_kmsg_record *rec,
+		   const char *message)
+{
+	const char *dev = f->opts->device, *d = rec->device;
+
+	if (f->opts->since && rec->usec < f->since)
+		return false;
+	if (dev && !(d && (!strcmp(d, dev) ||
+			   (d[0] == '+' && strchr(d, ':') && !strcmp(strchr(d, ':') + 1, dev)))) &&
+	    !message_names(message, dev))
+		return false;
+	return !f->have_grep || regexec(&f->grep, message, 0, NULL, 0) == 0;
+}
+
 static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
 {
 	struct ddctl_kmsg_prefix p;
 	size_t site;
 
+	if (f->max_lines && f->shown >= f->max_lines)
+		return;
 	if (rec->facility == 0 && rec->level == 7 &&
 	    ddctl_kmsg_prefix_parse(rec->text, decoration(f) | DDCTL_FLAG_TID, &p) == 0 &&
 	    (p.flags & decoration(f)) == decoration(f) &&
 	    ddctl_kmsg_index_find(f->index, &p, &site) > 0) {
+		if (!wanted(f, rec, p.message))
+			return;
+		f->shown++;
 		f->counts[site]++;
 		f->lines++;
 		f->changed = true;
@@ -156,7 +240,10 @@ static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
 				   f->opts->raw ? rec->text : p.message);
 		return;
 	}
+	if (!wanted(f, rec, rec->text))
+		return;
 	f->other++;
+	f->shown += f->opts->all;
 	if (f->opts->all && !f->opts->top)
 		print_line(f, rec, NULL, rec->text);
 }
@@ -298,6 +385,99 @@ static long long now_sec(void)
 	return (long long)t.tv_sec;
 }
 
+static long long clock_usec(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+/*
+ * --since TIME: seconds since boot as the log shows them ("12.5"), or a
+ * time ago with a unit ("30s", "500ms", "5min", "2h"); the log's clock is
+ * CLOCK_MONOTONIC's.
+ */
+static int parse_since(const char *s, unsigned long long *usec)
+{
+	static const struct { const char *unit; double usec; } units[] = {
+		{ "us", 1 }, { "ms", 1e3 }, { "s", 1e6 }, { "sec", 1e6 }, { "m", 60e6 },
+		{ "min", 60e6 }, { "h", 3600e6 },
+	};
+	double v, now;
+	char *end;
+	size_t i;
+
+	if (!*s || strspn(s, "0123456789.") == 0)
+		return -EINVAL;
+	v = strtod(s, &end);
+	if (end == s || v < 0 || v > 1e12)
+		return -EINVAL;
+	if (!*end) {
+		*usec = (unsigned long long)(v * 1e6 + 0.5);
+		return 0;
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit))
+			break;
+	if (i == sizeof(units) / sizeof(units[0]))
+		return -EINVAL;
+	now = (double)clock_usec(CLOCK_MONOTONIC);
+	v *= units[i].usec;
+	*usec = v >= now ? 0 : (unsigned long long)(now - v);
+	return 0;
+}
+
+/* The filters and the timestamps: a usage error before anything is done. */
+static int filters_init(struct follow *f)
+{
+	const struct cli_opts *o = f->opts;
+	char *end;
+	int r;
+
+	if (o->lines) {
+		errno = 0;
+		f->max_lines = strtoull(o->lines, &end, 10);
+		if (!*o->lines || *end || errno || o->lines[0] == '-' || !f->max_lines) {
+			cli_error(f->cli, "-n, --lines: a number of lines (1 or more), not '%s'\n", o->lines);
+			return EXIT_USAGE;
+		}
+	}
+	if (o->since && parse_since(o->since, &f->since) < 0) {
+		cli_error(f->cli, "--since: seconds since boot (12.5) or a time ago (30s, 500ms, 5min, 2h), not '%s'\n",
+			  o->since);
+		return EXIT_USAGE;
+	}
+	if (o->device && !*o->device) {
+		cli_error(f->cli, "--device: a device, e.g. +pci:0000:00:03.0 or 0000:00:03.0\n");
+		return EXIT_USAGE;
+	}
+	if (o->timestamps) {
+		if (!*o->timestamps || !strcmp(o->timestamps, "monotonic")) {
+			f->timestamps = 1;
+		} else if (!strcmp(o->timestamps, "realtime")) {
+			f->timestamps = 2;
+			f->boot_usec = clock_usec(CLOCK_REALTIME) - clock_usec(CLOCK_MONOTONIC);
+		} else {
+			cli_error(f->cli, "--timestamps: monotonic or realtime, not '%s'\n", o->timestamps);
+			return EXIT_USAGE;
+		}
+	}
+	if (o->grep) {
+		r = regcomp(&f->grep, o->grep, REG_EXTENDED | REG_NOSUB);
+		if (r) {
+			char msg[128];
+
+			regerror(r, &f->grep, msg, sizeof(msg));
+			cli_error(f->cli, "--grep: not an extended regular expression: %s: %s\n",
+				  o->grep, msg);
+			return EXIT_USAGE;
+		}
+		f->have_grep = true;
+	}
+	return EXIT_OK;
+}
+
 /* Read what the kernel log has; -ENODATA at the end of a stand-in. */
 static int drain(struct follow *f)
 {
@@ -305,6 +485,8 @@ static int drain(struct follow *f)
 	int r;
 
 	while (!f->out_error) {
+		if (f->max_lines && f->shown >= f->max_lines)
+			return -ENODATA; /* -n N: the session's end */
 		r = ddctl_kmsg_read(f->kmsg, &rec);
 		if (r == 1)
 			handle_record(f, &rec);
@@ -590,7 +772,7 @@ static int follow_prepare_locked(struct follow *f, struct ddctl_queryset *set,
 	r = f->counts ? ddctl_kmsg_index_new(f->sites, &f->index) : -ENOMEM;
 	/* the reader first: lines printed right after the change are ours */
 	if (!r)
-		r = ddctl_kmsg_new(cli->ctx, opts->kmsg, opts->since_boot ?
+		r = ddctl_kmsg_new(cli->ctx, opts->kmsg, opts->since_boot || opts->since ?
 				   DDCTL_KMSG_SINCE_BOOT : 0, &f->kmsg);
 	if (r < 0) {
 		cli_error(cli, "cannot read the kernel log %s: %s; nothing was changed\n",
@@ -635,7 +817,9 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 	for (i = 0; i < SESSION_SIGNALS; i++)
 		sigaddset(&all, session_signals[i]);
 
-	st = read_set(cli, opts, argc, argv, &set);
+	st = filters_init(&f);
+	if (!st)
+		st = read_set(cli, opts, argc, argv, &set);
 	if (st)
 		goto out;
 	cmdline = command_line(name, argc, argv, command);
@@ -678,6 +862,8 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 			break;
 	}
 	stop = stop ? stop : got_signal;
+	if (f.max_lines && f.shown >= f.max_lines && !stop)
+		cli_note(cli, "%llu line%s shown (-n): stopping\n", f.shown, f.shown == 1 ? "" : "s");
 	if (stop && !command)
 		cli_note(cli, "%s: stopping\n", strsignal(stop));
 	if (cli->json)
@@ -709,6 +895,8 @@ restore_signals:
 	if (f.out && f.out != stdout)
 		fclose(f.out);
 out:
+	if (f.have_grep)
+		regfree(&f.grep);
 	free(cmdline);
 	ddctl_queryset_unref(set);
 	return st;

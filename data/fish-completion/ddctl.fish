@@ -28,7 +28,7 @@ function __ddctl_complete
                 set skip 1
             case '--kernel=*'
                 set -a ctl $w
-            case -f --file -B --backend -o --output --sort --flags --kmsg --capture-writes --color
+            case -f --file -B --backend -o --output --sort --flags --kmsg --capture-writes --color --device --grep --since -n --lines
                 set skip 1
             case '-*'
             case '*'
@@ -88,6 +88,11 @@ complete -c ddctl -s k -l keep-going -d 'shell: go on after an error'
 complete -c ddctl -l raw -d 'follow, run: keep the kernel decoration'
 complete -c ddctl -l all -d 'follow, run: also lines of other sources'
 complete -c ddctl -l since-boot -d 'follow, run: include messages already logged'
+complete -c ddctl -l device -x -d 'follow, run: only the lines of device DEV'
+complete -c ddctl -l grep -x -d 'follow, run: only the lines matching PATTERN'
+complete -c ddctl -l since -x -d 'follow, run: logged lines from TIME on (12.5, 30s)'
+complete -c ddctl -s n -l lines -x -d 'follow, run: stop after N lines'
+complete -c ddctl -l timestamps -d 'follow, run: each line\'s time (=monotonic, =realtime)'
 complete -c ddctl -l stats -d 'follow, run: per-callsite counts'
 complete -c ddctl -l top -d 'follow, run: only the per-callsite counts'
 complete -c ddctl -l kmsg -r -F -d 'follow, run: read the kernel log from PATH'

@@ -1052,8 +1052,16 @@ int ddctl_monitor_read(struct ddctl_monitor *monitor,
  * @usec: microseconds since boot
  * @continuation: the record continues the previous one ('c' flag)
  * @text: the message, NUL-terminated, with the kernel's escapes ("\x0a")
- *        kept; continuation lines (" SUBSYSTEM=...") are dropped
+ *        kept
  * @len: strlen(@text)
+ * @device: the record's " DEVICE=" continuation line (the device a
+ *          dev_printk() line came from: "+pci:0000:00:03.0" for
+ *          +SUBSYSTEM:NAME, "c4:65" / "b8:0" for a character / block
+ *          device, "n2" for a network interface by index), or NULL
+ * @subsystem: its " SUBSYSTEM=" line ("pci", "virtio", ...), or NULL
+ *
+ * Other continuation lines are skipped. The strings point into the
+ * parsed buffer, as @text does.
  */
 struct ddctl_kmsg_record {
 	unsigned int level;
@@ -1063,6 +1071,8 @@ struct ddctl_kmsg_record {
 	bool continuation;
 	const char *text;
 	size_t len;
+	const char *device;
+	const char *subsystem;
 };
 
 /**
@@ -1077,6 +1087,23 @@ struct ddctl_kmsg_record {
  */
 int ddctl_kmsg_record_parse(char *buf, size_t len,
 			    struct ddctl_kmsg_record *rec);
+
+/**
+ * ddctl_kmsg_record_get_device() - the record's DEVICE= value
+ * @rec: a parsed record
+ *
+ * Return: @rec->device: e.g. "+pci:0000:00:03.0", or NULL when the record
+ * names no device (for callers that do not read the struct's members).
+ */
+const char *ddctl_kmsg_record_get_device(const struct ddctl_kmsg_record *rec);
+
+/**
+ * ddctl_kmsg_record_get_subsystem() - the record's SUBSYSTEM= value
+ * @rec: a parsed record
+ *
+ * Return: @rec->subsystem: e.g. "pci", or NULL.
+ */
+const char *ddctl_kmsg_record_get_subsystem(const struct ddctl_kmsg_record *rec);
 
 /** DDCTL_KMSG_FIELD_MAX - size of each field of struct ddctl_kmsg_prefix. */
 #define DDCTL_KMSG_FIELD_MAX 128

@@ -3,7 +3,7 @@
 /*
  * The two parsers of a kernel log line: the /dev/kmsg record
  * ("prio,seq,usec,flags[,caller=..];text\n" and " KEY=VALUE" continuation
- * lines) and the decoration dynamic debug puts in front of a message
+ * lines, of which DEVICE= and SUBSYSTEM= are kept) and the decoration dynamic debug puts in front of a message
  * (lib/dynamic_debug.c __dynamic_emit_prefix(), Linux 6.12): "[tid] " or
  * "<intr> ", then "module:", "function:", "file:", "line:" for the flags
  * m, f, s, l, then one space.
@@ -36,6 +36,37 @@ static bool parse_ull(const char **p, const char *end, unsigned long long *v)
 	return true;
 }
 
+/*
+ * The continuation lines after the text, " KEY=VALUE\n" each (the kernel
+ * escapes a newline in a value as "\x0a"): DEVICE= and SUBSYSTEM= are
+ * kept, NUL-terminated in place, the others skipped.
+ */
+static void record_fields(char *p, char *end, struct ddctl_kmsg_record *rec)
+{
+	while (p < end && *p == ' ') {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			nl = end; /* the last line without its newline: buf[len] is ours */
+		*nl = '\0';
+		if (!strncmp(p + 1, "DEVICE=", 7))
+			rec->device = p + 8;
+		else if (!strncmp(p + 1, "SUBSYSTEM=", 10))
+			rec->subsystem = p + 11;
+		p = nl + 1;
+	}
+}
+
+DDCTL_EXPORT const char *ddctl_kmsg_record_get_device(const struct ddctl_kmsg_record *rec)
+{
+	return rec->device;
+}
+
+DDCTL_EXPORT const char *ddctl_kmsg_record_get_subsystem(const struct ddctl_kmsg_record *rec)
+{
+	return rec->subsystem;
+}
+
 DDCTL_EXPORT int ddctl_kmsg_record_parse(char *buf, size_t len,
 					 struct ddctl_kmsg_record *rec)
 {
@@ -62,7 +93,11 @@ DDCTL_EXPORT int ddctl_kmsg_record_parse(char *buf, size_t len,
 		nl = buf + len;
 	if (memchr(text, '\0', (size_t)(nl - text)))
 		return -EBADMSG;
-	*nl = '\0'; /* continuation lines (" SUBSYSTEM=...") are dropped */
+	rec->device = NULL;
+	rec->subsystem = NULL;
+	if (nl < end)
+		record_fields(nl + 1, buf + len, rec);
+	*nl = '\0';
 	rec->level = (unsigned int)(prio & 7);
 	rec->facility = (unsigned int)(prio >> 3);
 	rec->seq = seq;

@@ -56,7 +56,7 @@ rc, out, err = run("--since-boot", "follow", "module", "virtio_net", "+p")
 lines = out.splitlines()
 check("follow-lines-exact", rc == 0 and lines == [
     "virtio_net virtnet_remove:20 bye again",
-    "virtio_net virtnet_probe:10  hello",
+    "virtio_net +virtio:virtio0 virtnet_probe:10  hello",
     "virtio_net virtnet_remove:20 bye",
     "virtio_net virtnet_remove:20 bye"] and untouched(), out + err)
 check("follow-counts-sorted", re.search(
@@ -80,7 +80,8 @@ rc, out, err = run("--since-boot", "-j", "follow", "module virtio_net +p")
 docs = [json.loads(l) for l in out.splitlines()] if rc == 0 else []
 check("follow-json", rc == 0 and len(docs) == 5 and docs[1] == {
     "seq": 12, "usec": 102, "file": "drivers/net/virtio_net.c", "line": 10,
-    "module": "virtio_net", "function": "virtnet_probe", "message": "hello"} and
+    "module": "virtio_net", "function": "virtnet_probe", "device": "+virtio:virtio0",
+    "message": "hello"} and docs[0]["device"] is None and
     docs[4]["summary"]["lines"] == 4 and docs[4]["summary"]["other"] == 3 and
     [s["count"] for s in docs[4]["summary"]["sites"]] == [2, 1, 1] and err == "", out + err)
 
@@ -96,10 +97,120 @@ def on_pty(*args, no_color=False):
 
 rc, out = on_pty("--since-boot", "follow", "module virtio_net +p")
 check("follow-colour-terminal", rc == 0 and
-      "\033[32mvirtio_net\033[0m \033[34mvirtnet_probe:10 \033[0m hello" in out, repr(out))
+      "\033[32mvirtio_net\033[0m +virtio:virtio0 \033[34mvirtnet_probe:10 \033[0m hello" in out and
+      "\033[32mvirtio_net\033[0m \033[34mvirtnet_remove:20\033[0m bye again" in out, repr(out))
 rc, out = on_pty("--since-boot", "follow", "module virtio_net +p", no_color=True)
-check("follow-no-colour", rc == 0 and "\033[" not in out and "virtio_net virtnet_probe:10  hello" in out,
+check("follow-no-colour", rc == 0 and "\033[" not in out and
+      "virtio_net +virtio:virtio0 virtnet_probe:10  hello" in out,
       repr(out))
+
+# ---- the device, filters, timestamps, -n ------------------------------
+# records as /dev/kmsg shows them: dev_dbg() lines carry DEVICE= and
+# SUBSYSTEM= continuation lines; the message starts "driver device: "
+DLOG = (
+    "7,20,1000000,-;virtio_net:virtnet_probe:drivers/net/virtio_net.c:10: virtio_net virtio0: probe a\n"
+    " DEVICE=+virtio:virtio0\n SUBSYSTEM=virtio\n"
+    "7,21,2000000,-;virtio_net:virtnet_probe:drivers/net/virtio_net.c:10: probe b\n"
+    " DEVICE=+pci:0000:00:03.0\n SUBSYSTEM=pci\n"
+    "7,22,3000000,-;virtio_net:virtnet_remove:drivers/net/virtio_net.c:20: eth0: bye\n"
+    " DEVICE=n2\n SUBSYSTEM=net\n"
+    "7,23,4000000,-;virtio_net:virtnet_remove:drivers/net/virtio_net.c:20: no device\n"
+    "6,24,5000000,-;e1000 0000:00:03.0: other source\n"
+    " DEVICE=+pci:0000:00:03.0\n SUBSYSTEM=pci\n"
+)
+DKMSG = os.path.join(tmp, "kmsg-devices")
+with open(DKMSG, "w") as f:
+    f.write(DLOG)
+
+
+def dfollow(*args, **kw):
+    return run("--since-boot", "follow", *(args + ("module virtio_net +p",)), kmsg=DKMSG, **kw)
+
+
+rc, out, err = dfollow()
+check("follow-device-text", rc == 0 and out.splitlines() == [
+    "virtio_net +virtio:virtio0 virtnet_probe:10  virtio_net virtio0: probe a",
+    "virtio_net +pci:0000:00:03.0 virtnet_probe:10  probe b",
+    "virtio_net n2 virtnet_remove:20 eth0: bye",
+    "virtio_net virtnet_remove:20 no device"], out + err)
+rc, out, err = dfollow("--json")
+docs = [json.loads(l) for l in out.splitlines()] if rc == 0 else []
+check("follow-device-json", rc == 0 and [d.get("device") for d in docs[:4]] ==
+      ["+virtio:virtio0", "+pci:0000:00:03.0", "n2", None] and "summary" in docs[4], out + err)
+rc, out, err = dfollow("--all")
+check("follow-device-other-source", rc == 0 and
+      out.splitlines()[-1] == "-          +pci:0000:00:03.0 -                 e1000 0000:00:03.0: other source",
+      out + err)
+
+
+# --device: the DEVICE= value, its name, or the name the message starts with
+for name, dev, want in [
+        ("follow-device-exact", "+pci:0000:00:03.0", ["probe b"]),
+        ("follow-device-name", "0000:00:03.0", ["probe b"]),
+        ("follow-device-netdev-index", "n2", ["eth0: bye"]),
+        ("follow-device-message-word", "eth0", ["eth0: bye"]),
+        ("follow-device-message-second-word", "virtio0", ["virtio_net virtio0: probe a"]),
+        ("follow-device-none", "virtio9", [])]:
+    rc, out, err = dfollow("--device", dev)
+    got = out.splitlines()
+    check(name, rc == 0 and len(got) == len(want) and all(map(str.endswith, got, want)) and
+          "%d line%s from" % (len(want), "" if len(want) == 1 else "s") in err, out + err)
+rc, out, err = dfollow("--all", "--device", "0000:00:03.0")
+check("follow-device-all", rc == 0 and len(out.splitlines()) == 2 and
+      out.splitlines()[1].endswith("other source"), out + err)
+
+rc, out, err = dfollow("--grep", "^probe|bye$")
+check("follow-grep-regex", rc == 0 and [l.split()[-1] for l in out.splitlines()] == ["b", "bye"] and
+      "2 lines from 2 of 3" in err, out + err)
+rc, out, err = dfollow("--grep", "no device")
+check("follow-grep-fixed", rc == 0 and out.splitlines() == ["virtio_net virtnet_remove:20 no device"],
+      out + err)
+rc, out, err = dfollow("--grep", "(")
+check("follow-grep-bad", rc == 2 and "--grep: not an extended regular expression" in err and
+      out == "" and untouched(), out + err)
+
+# --since: seconds since boot; a time ago; it reads from the log's start
+rc, out, err = run("follow", "--since", "2.5", "module virtio_net +p", kmsg=DKMSG)
+check("follow-since-monotonic", rc == 0 and [l.split()[-1] for l in out.splitlines()] ==
+      ["bye", "device"], out + err)
+rc, out, err = run("follow", "--since", "0", "module virtio_net +p", kmsg=DKMSG)
+check("follow-since-zero-all", rc == 0 and len(out.splitlines()) == 4, out + err)
+rc, out, err = run("follow", "--since", "1000000000s", "module virtio_net +p", kmsg=DKMSG)
+check("follow-since-ago", rc == 0 and len(out.splitlines()) == 4, out + err)
+for bad in ("3x", "-1", "", "s"):
+    rc, out, err = run("follow", "--since", bad, "module virtio_net +p", kmsg=DKMSG)
+    check("follow-since-bad-%s" % (bad or "empty"), rc == 2 and "--since: seconds since boot" in err
+          and untouched(), out + err)
+
+# -n N: stop after N lines, and restore
+rc, out, err = dfollow("-n", "2")
+check("follow-lines-n", rc == 0 and len(out.splitlines()) == 2 and "2 lines shown (-n): stopping" in err
+      and "2 lines from 1 of 3" in err and untouched(), out + err)
+rc, out, err = dfollow("--lines=1", "--grep", "bye")
+check("follow-lines-after-filter", rc == 0 and out.splitlines() == ["virtio_net n2 virtnet_remove:20 eth0: bye"],
+      out + err)
+for bad in ("0", "x", "-3"):
+    rc, out, err = run("follow", "module virtio_net +p", "--lines", bad, kmsg=DKMSG)
+    check("follow-lines-bad-%s" % bad, rc == 2 and "-n, --lines: a number of lines" in err, out + err)
+rc, out, err = run("--since-boot", "run", "-n", "1", "module virtio_net +p", "--", "true", kmsg=DKMSG)
+check("run-lines-n", rc == 0 and len(out.splitlines()) == 1, out + err)
+
+# --timestamps: monotonic (the default) as dmesg shows it; realtime; no change without
+rc, out, err = dfollow("--timestamps")
+check("follow-timestamps-monotonic", rc == 0 and out.splitlines()[0] ==
+      "[    1.000000] virtio_net +virtio:virtio0 virtnet_probe:10  virtio_net virtio0: probe a" and
+      out.splitlines()[3] == "[    4.000000] virtio_net virtnet_remove:20 no device", out + err)
+rc2, out2, err2 = dfollow("--timestamps=monotonic")
+check("follow-timestamps-monotonic-named", rc2 == 0 and out2 == out, out2 + err2)
+rc, out, err = dfollow("--timestamps=realtime")
+check("follow-timestamps-realtime", rc == 0 and len(out.splitlines()) == 4 and all(
+    re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}[+-]\d{4} virtio_net ", l)
+    for l in out.splitlines()), out + err)
+rc, out, err = dfollow("--timestamps=utc")
+check("follow-timestamps-bad", rc == 2 and "--timestamps: monotonic or realtime" in err, out + err)
+rc, out, err = dfollow("--timestamps", "--json")
+check("follow-timestamps-json-unchanged", rc == 0 and json.loads(out.splitlines()[0])["usec"] == 1000000,
+      out + err)
 
 # only the log from now on without --since-boot (a file: its end)
 rc, out, err = run("follow", "module virtio_net +p")
@@ -257,6 +368,10 @@ if os.path.exists(BASH_COMPLETION):
           bash("ddctl", "run", "--output", "lines.o") == {"lines.out"} and
           bash("ddctl", "list", "-o", "modu") == {"module"},
           bash("ddctl", "follow", "-o", "lines.o"))
+    check("completion-follow-filters", {"--grep", "--device", "--timestamps", "--lines"} <=
+          bash("ddctl", "follow", "--") and bash("ddctl", "follow", "--timestamps", "=", "re") == {"realtime"} and
+          bash("ddctl", "follow", "--grep", "") == set(),
+          bash("ddctl", "follow", "--timestamps", "=", "re"))
     check("completion-commands", {"follow", "run", "sessions", "reset", "diff"} <=
           bash("ddctl", ""), "")
 

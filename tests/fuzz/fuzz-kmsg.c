@@ -41,6 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ddctl_kmsg_record_parse(buf, size, &rec) == 0) {
 		if (strlen(rec.text) != rec.len)
 			abort();
+		/* the continuation values: NUL-terminated inside the record */
+		if ((rec.device && (rec.device < buf || rec.device + strlen(rec.device) > buf + size)) ||
+		    (rec.subsystem && (rec.subsystem < buf ||
+				       rec.subsystem + strlen(rec.subsystem) > buf + size)))
+			abort();
 		for (flags = 0; flags <= DDCTL_FLAG_SOURCENAME; flags += 2) {
 			if (ddctl_kmsg_prefix_parse(rec.text, flags, &p) != 0)
 				continue;

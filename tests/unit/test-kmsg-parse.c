@@ -43,6 +43,8 @@ static void test_record(void **state)
 	assert_int_equal(r.facility, 1);
 	assert_true(r.continuation);
 	assert_string_equal(r.text, "dev msg\\x0a");
+	assert_string_equal(r.subsystem, "virtio");
+	assert_string_equal(r.device, "+virtio:virtio0");
 	free(b);
 	assert_int_equal(parse("6,1,2,-;no newline", &r, &b), 0);
 	assert_string_equal(r.text, "no newline");
@@ -50,6 +52,33 @@ static void test_record(void **state)
 	/* an old kernel without the flags field */
 	assert_int_equal(parse("6,1,2;text\n", &r, &b), 0);
 	assert_string_equal(r.text, "text");
+	free(b);
+}
+
+/* The DEVICE= and SUBSYSTEM= continuation lines, as dev_printk() leaves them. */
+static void test_record_device(void **state)
+{
+	struct ddctl_kmsg_record r;
+	char *b;
+
+	assert_int_equal(parse("6,123,456,-;text\n DEVICE=+pci:0000:00:03.0\n SUBSYSTEM=pci\n", &r, &b), 0);
+	assert_string_equal(r.text, "text");
+	assert_string_equal(ddctl_kmsg_record_get_device(&r), "+pci:0000:00:03.0");
+	assert_string_equal(ddctl_kmsg_record_get_subsystem(&r), "pci");
+	free(b);
+	/* none: NULL; another key is skipped; the last line without a newline */
+	assert_int_equal(parse("6,1,2,-;plain\n", &r, &b), 0);
+	assert_null(ddctl_kmsg_record_get_device(&r));
+	assert_null(ddctl_kmsg_record_get_subsystem(&r));
+	free(b);
+	assert_int_equal(parse("6,1,2,-;x\n OTHER=1\n DEVICE=n2", &r, &b), 0);
+	assert_string_equal(r.text, "x");
+	assert_string_equal(r.device, "n2");
+	assert_null(r.subsystem);
+	free(b);
+	/* a line that does not start with a blank ends the fields */
+	assert_int_equal(parse("6,1,2,-;x\nDEVICE=no\n", &r, &b), 0);
+	assert_null(r.device);
 	free(b);
 }
 
@@ -135,6 +164,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_record_device),
 		cmocka_unit_test(test_record_bad),
 		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_prefix_bad),
