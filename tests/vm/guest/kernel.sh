@@ -7,6 +7,10 @@
 #   k-dump-consistent      dumps while a module loads and unloads: complete or NLM_F_DUMP_INTR
 #   k-format-bang-literal  "format !x" matches the text "!x" (all kernels)
 #   k-extack-reason        an EXEC error's reason survives the 80-character cut
+#   k-neg-empty-value      "module !", "func !", "file !", "!module ''" are
+#                          refused (EINVAL, a log line) and change nothing:
+#                          an empty pattern negated would select every site
+#   k-neg-empty-extack     the same over netlink: EXEC fails, extack says why
 #   k-notify-privileged    nobody cannot subscribe to the notify group
 #   k-netns                the family from another network namespace: exec and
 #                          dump work, notifications reach init_net only
@@ -25,7 +29,7 @@
 #   k-stack-flag-read      7.2's 'd' flag (dump_stack): ddctl reads a control
 #                          file showing it and predicts around it (skip on
 #                          kernels that refuse +d)
-KTESTS="k-extack-reason k-dump-filter-module k-dump-filter-negated k-dump-consistent
+KTESTS="k-extack-reason k-neg-empty-extack k-dump-filter-module k-dump-filter-negated k-dump-consistent
 k-notify-privileged k-netns k-exec-max-len k-batch-memory k-ftrace-batch"
 # standalone (run-vm.py --script kernel): the helpers and the usual modules
 if [ -z "$CONTROL" ]; then
@@ -55,6 +59,27 @@ else
 fi
 check k-format-bang-literal "format ! +p: kernel changed $got, ddctl predicted '$pred', $want formats contain '!'; !format ! +p changed $neg" \
 	[ "$want" -gt 0 -a "$got" = "$want" -a "$pred" = "$want" -a $negok = 1 ]
+
+# an empty negated value: the empty pattern matches nothing, so "module !"
+# would select every class-less site (v2 took it); "l" patches no code
+reset_all
+if echo '!module * +_' > $CONTROL 2>/dev/null; then
+	n=0 rej=0
+	l0=$(dmesg | grep -c 'negated [a-z]* needs a value')
+	for q in 'module ! +l' 'func ! +l' 'file ! +l' "!module '' +l"; do
+		n=$((n + 1))
+		echo "$q" > $CONTROL 2>/dev/null || rej=$((rej + 1))
+	done
+	chg=$(control | awk '$3 != "=_"' | wc -l)
+	l1=$(dmesg | grep -c 'negated [a-z]* needs a value')
+	reset_all
+	check k-neg-empty-value "$rej of $n writes refused, $chg sites changed, $((l1 - l0)) 'needs a value' log lines" \
+		[ $rej = $n -a "$chg" = 0 -a $((l1 - l0)) = $n ]
+elif [ "$DDCTL_KIND" = patched ]; then
+	notok k-neg-empty-value "the patched kernel refuses '!module * +_'"
+else
+	skip k-neg-empty-value "kernel without negated match-specs"
+fi
 
 # the classmap parameter of built-in code is set by parse_args() before
 # the allocator works: v1 reached kvzalloc() there (and got NULL)
@@ -117,6 +142,16 @@ else
 	want='query 1: match-spec: negated file cannot have a :func or :line tail; in '
 	check k-extack-reason "msg='$msg', $((t1 - t0)) 'truncated extack' warnings" \
 		[ "${msg#"$want"}" != "$msg" -a "$t1" = "$t0" ]
+
+	# an empty negated value over netlink: refused, with the reason
+	nlexec 'func ! +l' > $OUT/k-neg-empty.txt 2>&1
+	rc=$(sed -n 's/^rc=\(-*[0-9]*\).*/\1/p' $OUT/k-neg-empty.txt)
+	msg=$(sed -n 's/^msg=//p' $OUT/k-neg-empty.txt)
+	chg=$(control | awk '$3 != "=_"' | wc -l)
+	reset_all
+	want='query 1: match-spec: negated func needs a value; in '
+	check k-neg-empty-extack "rc=$rc, msg='$msg', $chg sites changed" \
+		[ "$rc" = -22 -a "${msg#"$want"}" != "$msg" -a "$chg" = 0 ]
 
 	# a filter that rejects the tables before a large one: v1 re-walked
 	# the large table forever (the table cursor never moved past them)
