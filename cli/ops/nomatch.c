@@ -76,6 +76,11 @@ static bool has_name(const char *const *names, const char *name)
 	return false;
 }
 
+static int is_name(const char *name, void *data)
+{
+	return !strcmp(name, data);
+}
+
 static int count_available(const char *name, void *data)
 {
 	(*(size_t *)data)++;
@@ -101,6 +106,11 @@ static int explain(struct cli *cli, const char **mods, const char **classes,
 		free(real);
 		if (r == 0) {
 			cli_warn(cli, "warning: query %zu \"%s\" selects no site: module %s is not loaded; its callsites appear when it loads ('ddctl persist' or the watcher, ddctl watch, apply the query then)\n",
+				 i + 1, text, mod);
+			return EXIT_OK;
+		}
+		if (ddctl_module_foreach_loaded(cli->ctx, is_name, mod) > 0) {
+			cli_warn(cli, "warning: query %zu \"%s\" selects no site: module %s is loaded but has no callsites\n",
 				 i + 1, text, mod);
 			return EXIT_OK;
 		}

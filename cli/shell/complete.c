@@ -75,6 +75,8 @@ static void strv_sort_unique(struct strv *sv)
 {
 	size_t i, n = 0;
 
+	if (!sv->n) /* qsort() must not get NULL, even for no entries */
+		return;
 	qsort(sv->v, sv->n, sizeof(*sv->v), cmp_str);
 	for (i = 0; i < sv->n; i++)
 		if (n == 0 || strcmp(sv->v[n - 1], sv->v[i]))

@@ -227,7 +227,8 @@ else
 	load ddctl_sites_256
 	kill -CONT $wpid
 	n=1
-	while [ $n -le 40 ] && [ "$(not_flags_nl ddctl_sites_256 =pl)" != 0 ]; do
+	# up to 30 s: the watcher drains the flood, then applies the set (TCG, loaded host)
+	while [ $n -le 120 ] && [ "$(not_flags_nl ddctl_sites_256 =pl)" != 0 ]; do
 		usleep 250000; n=$((n + 1))
 	done
 	alive=0; kill -0 $wpid 2>/dev/null && alive=1

@@ -79,7 +79,8 @@ else
 	sleep 1
 	load ddctl_sites_2000
 	n=1
-	while [ $n -le 20 ] && [ "$(not_flags ddctl_sites_2000 =pl)" != 0 ]; do
+	# up to 30 s (TCG on a loaded host): states are checked, not times
+	while [ $n -le 120 ] && [ "$(not_flags ddctl_sites_2000 =pl)" != 0 ]; do
 		usleep 250000; n=$((n + 1))
 	done
 	kill $wpid 2>/dev/null; wait $wpid 2>/dev/null
