@@ -211,7 +211,10 @@ int cli_resolve_aliases(struct cli *cli, struct ddctl_queryset *set,
 /*
  * A commit in several writes: a signal that would end ddctl waits until
  * the set is written, then the sites it changed are put back as one set
- * (a half-applied set never stays); a record of the set under the run
+ * (a half-applied set never stays); a signal that comes only after the
+ * last write, or during a set of one write (all or nothing), leaves the
+ * set applied: ddctl then just ends by it (the watcher stopped while it
+ * applies a module's configuration keeps it); a record of the set under the run
  * directory's sessions, written before the first write, lets
  * 'ddctl sessions --restore' (and the boot unit) undo it if ddctl dies
  * anyway (SIGKILL). The record goes once the commit has ended.
@@ -221,12 +224,29 @@ static const int commit_signals[] = {
 };
 #define COMMIT_SIGNALS (sizeof(commit_signals) / sizeof(commit_signals[0]))
 
+/* The first of our signals that came while they were blocked, or 0. */
+static int pending_signal(const sigset_t *before)
+{
+	sigset_t pending;
+	size_t i;
+
+	if (sigpending(&pending) < 0)
+		return 0;
+	for (i = 0; i < COMMIT_SIGNALS; i++)
+		if (sigismember(&pending, commit_signals[i]) &&
+		    !sigismember(before, commit_signals[i]))
+			return commit_signals[i];
+	return 0;
+}
+
 struct journal {
 	struct cli *cli;
 	struct ddctl_queryset *set;
 	struct ddctl_table *before;
 	struct ddctl_session *record;
+	const sigset_t *mask; /* the signal mask before the commit blocked its signals */
 	bool show; /* the status line on the terminal */
+	bool cut;  /* a signal came with writes still to go: put the set back */
 };
 
 /* Before the first write of a split set: the record that undoes it. */
@@ -247,23 +267,11 @@ static void on_write(void *data, unsigned int done, unsigned int total)
 
 	if (done == 0 && !j->record)
 		journal_begin(j);
+	/* one write is all or nothing; a signal after the last changes nothing */
+	if (total > 1 && done < total && j->mask && pending_signal(j->mask))
+		j->cut = true;
 	if (j->show)
 		cli_progress_show(done, total);
-}
-
-/* The first of our signals that came while they were blocked, or 0. */
-static int pending_signal(const sigset_t *before)
-{
-	sigset_t pending;
-	size_t i;
-
-	if (sigpending(&pending) < 0)
-		return 0;
-	for (i = 0; i < COMMIT_SIGNALS; i++)
-		if (sigismember(&pending, commit_signals[i]) &&
-		    !sigismember(before, commit_signals[i]))
-			return commit_signals[i];
-	return 0;
 }
 
 /* After @sig came during the commit of @txn: its changes put back as one set. */
@@ -326,6 +334,7 @@ int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 		for (i = 0; i < COMMIT_SIGNALS; i++)
 			sigaddset(&block, commit_signals[i]);
 		sigprocmask(SIG_BLOCK, &block, &before);
+		j.mask = &before;
 	}
 	/* the set is checked first, as the commit did (its exit status) */
 	r = ddctl_txn_new(cli->ctx, set, &txn);
@@ -356,7 +365,7 @@ int cli_set_commit(struct cli *cli, struct ddctl_queryset *set,
 	if (r == 0)
 		r = ddctl_txn_commit(txn);
 	how->error = r < 0 ? r : 0;
-	if (guard && (sig = pending_signal(&before)) &&
+	if (guard && (sig = pending_signal(&before)) && j.cut &&
 	    (r == 0 || r == -EPROTO) && ddctl_txn_get_plan(txn) &&
 	    undo_interrupted(cli, &j, txn, sig) < 0) {
 		ddctl_session_free(j.record); /* the record stays */

@@ -84,7 +84,7 @@ else
 	fl_prints 2
 	fl_wait fl_lines $OUT/fl2.txt '"message"' 6
 	kill -TERM $fl_pid; wait $fl_pid; rc=$?
-	cats=$(grep -c '"function":"do_cats","message":"test_dd: doing categories"' $OUT/fl2.txt)
+	cats=$(grep '"function":"do_cats",' $OUT/fl2.txt | grep -c '"message":"test_dd: doing categories"')
 	core=$(grep -c '"message":"test_dd: D2_CORE msg"' $OUT/fl2.txt)
 	kms=$(grep -c '"message":"test_dd: D2_KMS msg"' $OUT/fl2.txt)
 	other=$(grep '"message"' $OUT/fl2.txt | grep -vc 'doing categories\|D2_CORE msg\|D2_KMS msg')
