@@ -56,7 +56,9 @@ static int open_own_dir(int at, const char *name, bool create)
 	int fd;
 
 	fd = openat(at, name, flags);
-	if (fd < 0 && errno == ENOENT && create && mkdirat(at, name, 0700) == 0)
+	/* EEXIST: another shell made it between our openat() and mkdirat() */
+	if (fd < 0 && errno == ENOENT && create &&
+	    (mkdirat(at, name, 0700) == 0 || errno == EEXIST))
 		fd = openat(at, name, flags);
 	if (fd < 0)
 		return -errno;
