@@ -78,7 +78,9 @@ grep -q "libddctl.so.0 => $root/usr/lib/$ma/libddctl.so.0" "$out/ldd.txt"
 result $? "packaged ddctl links the packaged libddctl.so.0" "$out/ldd.txt"
 
 "$ddctl" --version >"$out/version.txt" 2>&1
-[ "$(cat "$out/version.txt")" = "ddctl ${version%%-*}" ]
+# the first line; the library's path and the build features follow
+[ "$(head -n 1 "$out/version.txt")" = "ddctl ${version%%-*}" ] &&
+	grep -q '^  features: .*+libkmod' "$out/version.txt"
 result $? "ddctl --version prints 'ddctl ${version%%-*}'" "$out/version.txt"
 
 "$ddctl" --control "$top/$fixture" list >"$out/list.txt" 2>&1 &&
