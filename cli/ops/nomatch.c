@@ -76,28 +76,71 @@ static bool has_name(const char *const *names, const char *name)
 	return false;
 }
 
-static int is_name(const char *name, void *data)
-{
-	return !strcmp(name, data);
-}
+/*
+ * What the warnings of one set look up, each once however many of its
+ * queries are empty: the table's module and class names, the loaded
+ * modules (libkmod reads /proc/modules), whether a module index exists.
+ */
+struct lookups {
+	const char **mods;
+	const char **classes;
+	char **loaded;    /* NULL-terminated; NULL: not read yet */
+	size_t nloaded;
+	int indexed;      /* -1: not looked up yet */
+};
 
-static int count_available(const char *name, void *data)
+static int add_loaded(const char *name, void *data)
 {
-	(*(size_t *)data)++;
+	struct lookups *l = data;
+	char **grown = realloc(l->loaded, (l->nloaded + 2) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	l->loaded = grown;
+	l->loaded[l->nloaded] = strdup(name);
+	if (!l->loaded[l->nloaded])
+		return -ENOMEM;
+	l->loaded[++l->nloaded] = NULL;
 	return 0;
 }
+
+static bool is_loaded(struct cli *cli, struct lookups *l, const char *name)
+{
+	if (!l->loaded) {
+		l->loaded = calloc(1, sizeof(*l->loaded));
+		if (!l->loaded)
+			return false;
+		ddctl_module_foreach_loaded(cli->ctx, add_loaded, l);
+	}
+	return has_name((const char *const *)l->loaded, name);
+}
+
+static int stop_at_first(const char *name, void *data)
+{
+	(void)name;
+	(void)data;
+	return 1;
+}
+
+static bool has_index(struct cli *cli, struct lookups *l)
+{
+	if (l->indexed < 0)
+		l->indexed = ddctl_module_foreach_available(cli->ctx, stop_at_first, NULL) > 0;
+	return l->indexed;
+}
+
 
 /*
  * Why query @i (@q) that selects nothing does: a warning. Returns
  * EXIT_USAGE for a module name that exists nowhere (not loaded, unknown to
  * libkmod's index) when @strict, else EXIT_OK.
  */
-static int explain(struct cli *cli, const char **mods, const char **classes,
-		   size_t i, const struct ddctl_query *q, bool strict)
+static int explain(struct cli *cli, struct lookups *l, size_t i,
+		   const struct ddctl_query *q, bool strict)
 {
+	const char **mods = l->mods, **classes = l->classes;
 	char mod[256], cls[256], *real = NULL;
 	const char *text = ddctl_query_get_text(q);
-	size_t indexed = 0;
 	int r;
 
 	if (!ddctl_query_is_negated(q) && spec_value(ddctl_query_get_canonical(q), "module", mod, sizeof(mod)) &&
@@ -109,13 +152,12 @@ static int explain(struct cli *cli, const char **mods, const char **classes,
 				 i + 1, text, mod);
 			return EXIT_OK;
 		}
-		if (ddctl_module_foreach_loaded(cli->ctx, is_name, mod) > 0) {
+		if (is_loaded(cli, l, mod)) {
 			cli_warn(cli, "warning: query %zu \"%s\" selects no site: module %s is loaded but has no callsites\n",
 				 i + 1, text, mod);
 			return EXIT_OK;
 		}
-		ddctl_module_foreach_available(cli->ctx, count_available, &indexed);
-		if (indexed) {
+		if (has_index(cli, l)) {
 			cli_error(cli, "query %zu \"%s\": no module %s is loaded or installed%s\n",
 				  i + 1, text, mod, cli_suggest(mod, mods));
 			return strict ? EXIT_USAGE : EXIT_OK;
@@ -146,7 +188,7 @@ int cli_explain_empty(struct cli *cli, struct ddctl_queryset *set,
 		      bool strict)
 {
 	size_t i, n = ddctl_queryset_get_count(set);
-	const char **mods = NULL, **classes = NULL;
+	struct lookups l = { .indexed = -1 };
 	char line[64];
 	int st = EXIT_OK, r;
 
@@ -154,11 +196,11 @@ int cli_explain_empty(struct cli *cli, struct ddctl_queryset *set,
 		const struct ddctl_query *q = ddctl_queryset_get_query(set, i);
 
 		if (matched[i] == 0) {
-			if (!mods) {
-				mods = table_names(table, false);
-				classes = table_names(table, true);
+			if (!l.mods) {
+				l.mods = table_names(table, false);
+				l.classes = table_names(table, true);
 			}
-			r = explain(cli, mods, classes, i, q, strict);
+			r = explain(cli, &l, i, q, strict);
 			st = st ? st : r;
 		} else if (spec_value(ddctl_query_get_text(q), "line", line, sizeof(line)) && !strcmp(line, "0")) {
 			cli_warn(cli, "warning: query %zu \"%s\": 'line 0' is no line limit for the kernel: it selects %u site%s, every line\n",
@@ -166,7 +208,10 @@ int cli_explain_empty(struct cli *cli, struct ddctl_queryset *set,
 				 matched[i] == 1 ? "" : "s");
 		}
 	}
-	free(mods);
-	free(classes);
+	free(l.mods);
+	free(l.classes);
+	for (i = 0; i < l.nloaded; i++)
+		free(l.loaded[i]);
+	free(l.loaded);
 	return st;
 }

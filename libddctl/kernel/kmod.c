@@ -46,6 +46,12 @@ static int ctx_kmod(struct ddctl_ctx *ctx, struct kmod_ctx **out)
 		if (!kmod)
 			return -ENOMEM;
 		kmod_set_log_priority(kmod, 0);
+		/*
+		 * The indexes mapped once, not opened again by every
+		 * lookup; without them (no module directory) libkmod
+		 * falls back to its per-lookup reads.
+		 */
+		(void)kmod_load_resources(kmod);
 		ctx_set_kmod(ctx, kmod);
 	}
 	*out = kmod;
