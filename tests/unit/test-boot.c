@@ -10,19 +10,7 @@
 
 #include "testlib.h"
 
-static char root[] = "/tmp/ddctl-boot-XXXXXX";
-
-static int setup(void **state)
-{
-	(void)state;
-	return test_run_dir_setup(root);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return test_run_dir_teardown(root);
-}
+TEST_RUN_DIR_GROUP("boot")
 
 static void test_boot_state(void **state)
 {

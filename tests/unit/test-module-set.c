@@ -9,8 +9,6 @@
 
 #include "testlib.h"
 
-#define UEVENT(s) s, sizeof(s) - 1
-
 static void test_for_module(void **state)
 {
 	struct ddctl_ctx *ctx = test_ctx();

@@ -16,19 +16,7 @@
 #define MFSL (DDCTL_FLAG_MODNAME | DDCTL_FLAG_FUNCNAME | DDCTL_FLAG_SOURCENAME | \
 	      DDCTL_FLAG_LINENO)
 
-static char root[] = "/tmp/ddctl-session-XXXXXX";
-
-static int setup(void **state)
-{
-	(void)state;
-	return test_run_dir_setup(root);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return test_run_dir_teardown(root);
-}
+TEST_RUN_DIR_GROUP("session")
 
 static char *set_text(struct ddctl_queryset *set)
 {

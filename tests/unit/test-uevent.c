@@ -13,8 +13,6 @@
 #include "testlib.h"
 #include "kernel/uevent.h"
 
-#define UEVENT(s) s, sizeof(s) - 1
-
 /* @s copied into a heap buffer of exactly its length, followed by @after. */
 static char *exact(const char *s, size_t len, const char *after)
 {

@@ -123,4 +123,24 @@ static inline int test_run_dir_teardown(const char *root)
 	return system(cmd);
 }
 
+/*
+ * A group's setup() and teardown(): a run directory made below
+ * /tmp/ddctl-NAME-XXXXXX before the group and removed after it.
+ */
+#define TEST_RUN_DIR_GROUP(name)					\
+	static char root[] = "/tmp/ddctl-" name "-XXXXXX";		\
+	static int setup(void **state)					\
+	{								\
+		(void)state;						\
+		return test_run_dir_setup(root);			\
+	}								\
+	static int teardown(void **state)				\
+	{								\
+		(void)state;						\
+		return test_run_dir_teardown(root);			\
+	}
+
+/* A uevent's payload and its length, NULs inside included. */
+#define UEVENT(s) s, sizeof(s) - 1
+
 #endif
