@@ -1345,6 +1345,14 @@ int ddctl_session_foreach(struct ddctl_ctx *ctx,
 long ddctl_session_get_pid(const struct ddctl_session *session);
 /** ddctl_session_get_start() - when it started, seconds since the epoch. */
 long long ddctl_session_get_start(const struct ddctl_session *session);
+/**
+ * ddctl_session_set_until() - a timed session's end, for the record
+ * @session: session, before ddctl_session_save()
+ * @until: when it ends by itself, seconds since the epoch; 0: it does not
+ */
+void ddctl_session_set_until(struct ddctl_session *session, long long until);
+/** ddctl_session_get_until() - when a timed session ends (epoch seconds), 0 for none. */
+long long ddctl_session_get_until(const struct ddctl_session *session);
 /** ddctl_session_get_command() - its command line ("" when unknown). */
 const char *ddctl_session_get_command(const struct ddctl_session *session);
 /** ddctl_session_get_path() - the record's path, NULL when not saved. */
