@@ -60,6 +60,9 @@ for name, query, why in [
     rc, out, err = run("persist", "--cmdline", "module pci +p", ";", query)
     check("cmdline-refused-" + name, rc == 2 and out == "" and why in err and
           (name.startswith(("bad", "no-")) or 'query 2 "' in err), err)
+# checked for the kernel that boots with the words (--kernel)
+rc, out, err = run("--kernel", "6.1", "persist", "--cmdline", "module smpboot +s")
+check("cmdline-refused-kernel-flag", rc == 2 and out == "" and "(6.1) has no flag 's'" in err, err)
 rc, out, err = run("persist", "--cmdline", ";".join(["module m%04d func f%04d +p" % (i, i) for i in range(80)]))
 check("cmdline-too-long", rc == 2 and out == "" and "more than the kernel command line's 2047" in err, err)
 with open(PROC, "w") as f:
