@@ -49,6 +49,9 @@ struct cli_opts {
 	const char *kmsg;   /* follow, run: a stand-in for /dev/kmsg */
 	const char *device, *grep, *since, *lines; /* follow, run: the filters */
 	const char *timestamps; /* follow, run: "" or "monotonic", "realtime" */
+	const char *duration; /* follow, run, set: --for DURATION */
+	const char *max_rate, *max_lines; /* follow, run: the guard */
+	bool cmdline;       /* persist: the kernel command line's words */
 	bool restore;       /* sessions */
 	bool boot;          /* save */
 	bool keep_going;    /* shell: go on after an error in a script */

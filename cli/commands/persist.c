@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
-/* ddctl persist: the configuration as dyndbg= modprobe options. */
+/*
+ * ddctl persist: the configuration as dyndbg= modprobe options; --cmdline:
+ * the configuration (or the queries given) as the kernel command line's
+ * dyndbg words, for built-in and initramfs drivers, with how to add them
+ * to the boot loader.
+ */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,12 +116,133 @@ static int persist_check(struct cli *cli, struct ddctl_queryset *set,
 	return EXIT_OK;
 }
 
+/* COMMAND_LINE_SIZE on x86 and arm64 (2048), less its NUL */
+#define CMDLINE_MAX 2047
+
+/* @words as they go inside a shell's double quotes (/etc/default/grub). */
+static void print_shell_quoted(const char *words)
+{
+	for (; *words; words++) {
+		if (strchr("\"\\$`", *words))
+			fputc('\\', stderr);
+		fputc(*words, stderr);
+	}
+}
+
+/* Where the words go, on standard error (standard output has the words alone). */
+static void print_howto(struct cli *cli, const char *words, size_t running, bool grub)
+{
+	if (cli->quiet)
+		return;
+	fprintf(stderr, "ddctl: %zu of the kernel command line's %d bytes (the running one uses %zu);\n"
+		"ddctl: built-in code applies them at boot, modprobe hands MODULE.dyndbg= to a module it loads.\n",
+		strlen(words), CMDLINE_MAX, running);
+	if (grub) {
+		fputs("ddctl: GRUB: add them to GRUB_CMDLINE_LINUX in /etc/default/grub, e.g.\n"
+		      "ddctl:   GRUB_CMDLINE_LINUX=\"... ", stderr);
+		print_shell_quoted(words);
+		fputs("\"\n"
+		      "ddctl:   then run update-grub (elsewhere: grub-mkconfig -o /boot/grub/grub.cfg).\n", stderr);
+	}
+	fputs("ddctl: systemd-boot: append them to the options line of the entry in\n"
+	      "ddctl:   /boot/loader/entries/*.conf (kernel-install and UKIs: /etc/kernel/cmdline).\n"
+	      "ddctl: For one boot: edit the entry in the boot menu (e) and append them to its linux line.\n",
+	      stderr);
+}
+
+static void print_cmdline_json(const char *words, size_t running, bool grub)
+{
+	struct json_writer w;
+
+	json_init(&w, stdout);
+	json_begin_object(&w);
+	json_key(&w, "words");
+	json_string(&w, words);
+	json_key(&w, "bytes");
+	json_uint(&w, strlen(words));
+	json_key(&w, "limit");
+	json_uint(&w, CMDLINE_MAX);
+	json_key(&w, "running");
+	json_uint(&w, running);
+	json_key(&w, "grub");
+	json_bool(&w, grub);
+	json_end_object(&w);
+}
+
+/* persist --cmdline [QUERY...]: the words, checked; nothing is written. */
+static int persist_cmdline(struct cli *cli, int argc, char **argv)
+{
+	struct ddctl_queryset *set = NULL;
+	unsigned int features = 0, flags = 0;
+	const char *reason = NULL;
+	char *text, *words = NULL, *running = NULL;
+	size_t bad = 0, now = 0;
+	bool grub;
+	int r, st;
+
+	if (argc) {
+		text = cli_join_args(argc, argv);
+		st = text ? cli_parse_queries(cli, text, 0, &set) : EXIT_REFUSED;
+		free(text);
+	} else {
+		st = cli_load_config(cli, &set);
+	}
+	if (st)
+		goto out;
+	if (ddctl_get_features(cli->ctx, &features) == 0 && (features & DDCTL_FEATURE_NEGATION))
+		flags |= DDCTL_CMDLINE_NEGATION;
+	r = ddctl_queryset_format_cmdline(set, flags, &words, &bad, &reason);
+	if (r == -EINVAL) {
+		cli_error(cli, "query %zu \"%s\" cannot go on the kernel command line: %s\n", bad + 1,
+			  ddctl_query_get_canonical(ddctl_queryset_get_query(set, bad)), reason);
+		st = EXIT_USAGE;
+		goto out;
+	} else if (r < 0) {
+		cli_error(cli, "%s\n", strerror(-r));
+		st = EXIT_REFUSED;
+		goto out;
+	}
+	if (!*words) {
+		cli_error(cli, "no queries: nothing for the kernel command line\n");
+		st = EXIT_USAGE;
+		goto out;
+	}
+	if (strlen(words) > CMDLINE_MAX) {
+		cli_error(cli, "the words take %zu bytes, more than the kernel command line's %d (COMMAND_LINE_SIZE)\n",
+			  strlen(words), CMDLINE_MAX);
+		st = EXIT_USAGE;
+		goto out;
+	}
+	if (ddctl_get_cmdline(cli->ctx, &running) == 0)
+		now = strlen(running);
+	if (now && now + 1 + strlen(words) > CMDLINE_MAX)
+		cli_warn(cli, "with the running kernel's command line (%zu bytes) they exceed the %d bytes it holds: the kernel would cut them off\n",
+			 now, CMDLINE_MAX);
+	/* GRUB passes \\ ' and " on with a backslash before each */
+	grub = !strpbrk(words, "\\'");
+	if (!grub)
+		cli_warn(cli, "GRUB adds a backslash before each \\ and ' it passes to the kernel, which breaks these words: give them through systemd-boot, a UKI or the boot menu of another loader\n");
+	if (cli->json) {
+		print_cmdline_json(words, now, grub);
+	} else {
+		printf("%s\n", words);
+		print_howto(cli, words, now, grub);
+	}
+out:
+	free(words);
+	free(running);
+	ddctl_queryset_unref(set);
+	return st;
+}
+
 int cmd_persist(struct cli *cli, const struct cli_opts *opts, int argc,
 	        char **argv)
 {
 	struct ddctl_queryset *set = NULL;
 	int r, st;
 
+	if (opts->cmdline)
+		return persist_cmdline(cli, argc, argv);
 	st = cli_load_config(cli, &set);
 	if (st)
 		return st;

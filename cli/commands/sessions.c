@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * ddctl sessions: the records of follow and run sessions under
- * /run/ddctl/sessions; --restore undoes those whose process is gone
- * (killed, crashed). Every other command warns about such records.
+ * ddctl sessions: the records of follow, run and set --for sessions under
+ * /run/ddctl/sessions, with the time a timed one has left; --restore
+ * undoes those whose process is gone (killed, crashed). Every other
+ * command warns about such records.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ static const struct cli_column columns[] = {
 	{ "PID", 0, false, false },
 	{ "STARTED", 0, false, false },
 	{ "STATE", 0, false, false },
+	{ "LEFT", 0, false, false },
 	{ "COMMAND", 0, false, false },
 };
 
@@ -31,6 +33,25 @@ struct walk {
 	struct cli_table t;
 	unsigned int listed, ended, restored, failed;
 };
+
+/* A timed session's time left: "1h02m", "4m05s", "12s"; "-" untimed, "0s" when due. */
+static char *time_left(const struct ddctl_session *s)
+{
+	long long until = ddctl_session_get_until(s), left = until - (long long)time(NULL);
+	char *text = NULL;
+	int r;
+
+	if (!until)
+		return strdup("-");
+	left = left < 0 ? 0 : left;
+	if (left >= 3600)
+		r = asprintf(&text, "%lldh%02lldm", left / 3600, left / 60 % 60);
+	else if (left >= 60)
+		r = asprintf(&text, "%lldm%02llds", left / 60, left % 60);
+	else
+		r = asprintf(&text, "%llds", left);
+	return r < 0 ? NULL : text;
+}
 
 static void print_session(struct walk *w, struct ddctl_session *s, bool running)
 {
@@ -48,6 +69,11 @@ static void print_session(struct walk *w, struct ddctl_session *s, bool running)
 		json_int(&w->w, ddctl_session_get_start(s));
 		json_key(&w->w, "running");
 		json_bool(&w->w, running);
+		json_key(&w->w, "until");
+		if (ddctl_session_get_until(s))
+			json_int(&w->w, ddctl_session_get_until(s));
+		else
+			json_null(&w->w);
 		json_key(&w->w, "command");
 		json_string(&w->w, ddctl_session_get_command(s));
 		json_key(&w->w, "record");
@@ -56,16 +82,17 @@ static void print_session(struct walk *w, struct ddctl_session *s, bool running)
 		json_string(&w->w, ddctl_session_get_restore_script(s));
 		json_end_object(&w->w);
 	} else {
-		char *cells[4];
+		char *cells[5];
 
 		if (asprintf(&cells[0], "%ld", ddctl_session_get_pid(s)) < 0)
 			cells[0] = NULL;
 		cells[1] = strdup(when);
 		cells[2] = strdup(running ? "running" : "ended");
-		cells[3] = strdup(ddctl_session_get_command(s));
-		if (!cells[0] || !cells[1] || !cells[2] || !cells[3] ||
+		cells[3] = time_left(s);
+		cells[4] = strdup(ddctl_session_get_command(s));
+		if (!cells[0] || !cells[1] || !cells[2] || !cells[3] || !cells[4] ||
 		    cli_table_add(&w->t, cells) < 0)
-			for (size_t i = 0; i < 4; i++)
+			for (size_t i = 0; i < 5; i++)
 				free(cells[i]);
 	}
 	w->listed++;
@@ -116,7 +143,7 @@ int cmd_sessions(struct cli *cli, const struct cli_opts *opts, int argc,
 	         char **argv)
 {
 	struct walk w = { .cli = cli, .restore = opts->restore,
-			  .t = { columns, 4, 0, 0, NULL } };
+			  .t = { columns, 5, 0, 0, NULL } };
 	int r;
 
 	json_init(&w.w, stdout);

@@ -4,6 +4,7 @@
  * ddctl set / ddctl -f: apply queries as one set, or --check them. A query
  * that selects nothing is said (a module that exists nowhere is an error);
  * on a terminal, a set that enables thousands of sites asks first.
+ * --for DURATION: a session that restores the sites when the time is up.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 
 #include "commands/commands.h"
 #include "ops/commit.h"
+#include "ops/follow.h"
+#include "ops/guard.h"
 #include "ops/input.h"
 #include "ops/nomatch.h"
 #include "ops/state.h"
@@ -84,9 +87,13 @@ int cmd_set(struct cli *cli, const struct cli_opts *opts, int argc, char **argv)
 	struct ddctl_queryset *set = NULL;
 	struct cli_commit how = { 0 };
 	struct ddctl_table *table = NULL;
+	struct session_guard guard;
 	char *text;
 	int st;
 
+	/* a --for that makes no sense is a usage error before anything */
+	if (opts->duration && (st = cli_guard_init(cli, opts, false, &guard)))
+		return st;
 	if (opts->file) {
 		st = cli_parse_file(cli, opts->file, &set, NULL);
 		if (!st && ddctl_queryset_get_count(set) == 0) {
@@ -109,7 +116,9 @@ int cmd_set(struct cli *cli, const struct cli_opts *opts, int argc, char **argv)
 	if (!st)
 		st = before_commit(cli, opts, set, table);
 	how.table = table;
-	if (!st)
+	if (!st && opts->duration) /* a session: recorded, restored in time */
+		st = cli_timed_set(cli, opts, set, argc, argv);
+	else if (!st)
 		st = cli_set_commit(cli, set, &how);
 out:
 	ddctl_table_unref(table);

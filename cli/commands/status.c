@@ -3,7 +3,8 @@
 /*
  * ddctl status: what is on now, as systemctl status is for a unit: the
  * enabled sites per module, the state against the boot snapshot and the
- * ddctl.d configuration, the follow/run sessions, the kernel's features.
+ * ddctl.d configuration, the follow/run sessions, the kernel's features,
+ * and the sites the kernel command line's dyndbg words set at boot.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +32,11 @@ struct status {
 	long config_differ; /* -1: the configuration could not be evaluated */
 	size_t config_queries;
 	unsigned int running, ended;
+	/* /proc/cmdline: its dyndbg words, the sites they select, as set or changed since */
+	bool have_cmdline;
+	size_t cmdline_words, cmdline_sites, cmdline_changed;
+	struct enabled_module *cmods; /* per module: the sites as the words set them */
+	size_t ncmods;
 };
 
 /* The modules with enabled sites, in the kernel's order. */
@@ -116,6 +122,67 @@ static long config_differ(struct cli *cli, struct ddctl_table *live, size_t *que
 	return n;
 }
 
+/* Does a query of @set select @site? */
+static bool selected(struct ddctl_queryset *set, const struct ddctl_site *site)
+{
+	size_t q;
+
+	for (q = 0; q < ddctl_queryset_get_count(set); q++)
+		if (ddctl_query_matches(ddctl_queryset_get_query(set, q), site))
+			return true;
+	return false;
+}
+
+/*
+ * The sites the running kernel's command line set: those its dyndbg words
+ * select, still as the words leave them (re-applying them changes
+ * nothing), per module, or changed since.
+ */
+static void cmdline_sites(struct cli *cli, struct ddctl_table *live, struct status *s)
+{
+	struct ddctl_queryset *set = NULL;
+	struct ddctl_plan *plan = NULL;
+	const struct ddctl_site *changed = NULL;
+	struct enabled_module *m = NULL;
+	char *text = NULL;
+	size_t i, c = 0, n = ddctl_table_get_count(live);
+	unsigned int of, nf;
+
+	if (ddctl_get_cmdline(cli->ctx, &text) < 0 || ddctl_queryset_new(cli->ctx, &set) < 0 ||
+	    ddctl_queryset_parse_cmdline(set, text, &s->cmdline_words) < 0 ||
+	    ddctl_plan_new(set, live, &plan) < 0 || !(s->cmods = calloc(n + 1, sizeof(*s->cmods))))
+		goto out;
+	s->have_cmdline = true;
+	s->cmdline_changed = ddctl_plan_get_change_count(plan);
+	if (s->cmdline_changed)
+		ddctl_plan_get_change(plan, 0, &changed, &of, &nf);
+	for (i = 0; i < n; i++) {
+		const struct ddctl_site *site = ddctl_table_get_site(live, i);
+		const char *name = ddctl_site_get_module(site);
+		bool moved = site == changed;
+
+		if (moved) { /* the changes come in table order */
+			changed = NULL;
+			if (++c < s->cmdline_changed)
+				ddctl_plan_get_change(plan, c, &changed, &of, &nf);
+		}
+		if (!selected(set, site))
+			continue;
+		s->cmdline_sites++;
+		if (moved)
+			continue;
+		if (!m || strcmp(m->name, name)) {
+			m = &s->cmods[s->ncmods++];
+			*m = (struct enabled_module){ name, 0, 0 };
+		}
+		m->sites++;
+	}
+out:
+	ddctl_plan_unref(plan);
+	ddctl_queryset_unref(set);
+	free(text);
+}
+
 static int on_session(struct ddctl_session *session, void *data)
 {
 	struct status *s = data;
@@ -179,6 +246,23 @@ static void print_json(struct cli *cli, const struct status *s)
 	json_uint(&w, s->running);
 	json_key(&w, "sessions_ended");
 	json_uint(&w, s->ended);
+	json_key(&w, "cmdline_words");
+	json_uint(&w, s->cmdline_words);
+	json_key(&w, "cmdline_sites");
+	json_uint(&w, s->cmdline_sites - s->cmdline_changed);
+	json_key(&w, "cmdline_changed");
+	json_uint(&w, s->cmdline_changed);
+	json_key(&w, "cmdline_modules");
+	json_begin_array(&w);
+	for (i = 0; i < s->ncmods; i++) {
+		json_begin_object(&w);
+		json_key(&w, "module");
+		json_string(&w, s->cmods[i].name);
+		json_key(&w, "sites");
+		json_uint(&w, s->cmods[i].sites);
+		json_end_object(&w);
+	}
+	json_end_array(&w);
 	json_end_object(&w);
 }
 
@@ -219,6 +303,17 @@ static void print_text(struct cli *cli, const struct status *s)
 		       s->config_differ, s->config_differ == 1 ? "" : "s");
 	printf("sessions:      %u running, %u ended%s\n", s->running, s->ended,
 	       s->ended ? " ('ddctl sessions --restore' undoes them)" : "");
+	if (!s->have_cmdline)
+		printf("command line:  cannot be read\n");
+	else if (!s->cmdline_words)
+		printf("command line:  no dyndbg words\n");
+	else
+		printf("command line:  %zu dyndbg word%s (/proc/cmdline) select %zu site%s: %zu as the words set them, %zu not (changed since, or a module loaded without the words)\n",
+		       s->cmdline_words, s->cmdline_words == 1 ? "" : "s", s->cmdline_sites,
+		       s->cmdline_sites == 1 ? "" : "s", s->cmdline_sites - s->cmdline_changed,
+		       s->cmdline_changed);
+	for (i = 0; i < s->ncmods; i++)
+		printf("  %-30s %7u as set\n", s->cmods[i].name, s->cmods[i].sites);
 }
 
 int cmd_status(struct cli *cli, const struct cli_opts *opts, int argc,
@@ -243,11 +338,13 @@ int cmd_status(struct cli *cli, const struct cli_opts *opts, int argc,
 	s.boot_differ = boot_differ(cli, table);
 	s.config_differ = config_differ(cli, table, &s.config_queries);
 	ddctl_session_foreach(cli->ctx, on_session, &s); /* none readable: none */
+	cmdline_sites(cli, table, &s);
 	if (cli->json)
 		print_json(cli, &s);
 	else
 		print_text(cli, &s);
 	free(s.mods);
+	free(s.cmods);
 	ddctl_table_unref(table);
 	return EXIT_OK;
 }

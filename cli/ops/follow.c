@@ -21,6 +21,7 @@
 
 #include "ops/commit.h"
 #include "ops/follow.h"
+#include "ops/guard.h"
 #include "ops/input.h"
 #include "ops/state.h"
 #include "output/json.h"
@@ -76,6 +77,7 @@ struct follow {
 	pid_t child;
 	bool reaped;
 	int child_status;
+	struct session_guard guard; /* --for, --max-rate, --max-lines */
 };
 
 static void columns_init(struct follow *f)
@@ -229,6 +231,8 @@ static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
 	    ddctl_kmsg_prefix_parse(rec->text, decoration(f) | DDCTL_FLAG_TID, &p) == 0 &&
 	    (p.flags & decoration(f)) == decoration(f) &&
 	    ddctl_kmsg_index_find(f->index, &p, &site) > 0) {
+		/* every line of a followed site counts, shown or not */
+		cli_guard_line(&f->guard, rec->usec);
 		if (!wanted(f, rec, p.message))
 			return;
 		f->shown++;
@@ -319,6 +323,11 @@ static void print_stats_json(struct follow *f)
 	json_uint(&w, f->lost);
 	json_key(&w, "followed");
 	json_uint(&w, ddctl_table_get_count(f->sites));
+	json_key(&w, "end");
+	if (cli_guard_end_name(&f->guard))
+		json_string(&w, cli_guard_end_name(&f->guard));
+	else
+		json_null(&w);
 	json_key(&w, "sites");
 	json_begin_array(&w);
 	for (i = 0; i < n; i++) {
@@ -485,8 +494,8 @@ static int drain(struct follow *f)
 	int r;
 
 	while (!f->out_error) {
-		if (f->max_lines && f->shown >= f->max_lines)
-			return -ENODATA; /* -n N: the session's end */
+		if ((f->max_lines && f->shown >= f->max_lines) || f->guard.end)
+			return -ENODATA; /* -n N or the guard: the session's end */
 		r = ddctl_kmsg_read(f->kmsg, &rec);
 		if (r == 1)
 			handle_record(f, &rec);
@@ -503,7 +512,7 @@ static int follow_loop(struct follow *f)
 	struct pollfd pfd[2] = { { ddctl_kmsg_get_fd(f->kmsg), POLLIN, 0 } };
 	nfds_t n = 1;
 	int r = 0, timeout = f->opts->top || f->opts->stats ? 1000 : -1;
-	struct timespec ts = { .tv_sec = 1 };
+	struct timespec ts = { .tv_sec = 1 }, wait;
 	long long last = now_sec();
 
 	if (f->monitor) {
@@ -523,9 +532,14 @@ static int follow_loop(struct follow *f)
 		if (r < 0)
 			break;
 		/* signals are blocked but while waiting: none is missed */
-		r = ppoll(pfd, n, timeout < 0 ? NULL : &ts, &f->waitmask);
+		r = ppoll(pfd, n, cli_guard_wait(&f->guard, timeout < 0 ? NULL : &ts, &wait),
+			  &f->waitmask);
 		if (r < 0 && errno != EINTR) {
 			r = -errno;
+			break;
+		}
+		if (cli_guard_expired(&f->guard)) {
+			r = 0;
 			break;
 		}
 		if (n == 2 && r > 0 && pfd[1].revents)
@@ -722,6 +736,30 @@ static int open_output(struct follow *f)
 	return EXIT_OK;
 }
 
+/*
+ * The record (when the session changes anything), then the session's set;
+ * a failed commit is undone through the record. @quiet: no report.
+ */
+static int session_commit(struct cli *cli, struct ddctl_session *s,
+			  struct ddctl_table *now, const char *cmdline, bool quiet)
+{
+	struct cli_commit how = { .table = now, .quiet = quiet };
+
+	if (ddctl_session_get_change_count(s) && ddctl_session_save(s, cmdline) < 0) {
+		cli_error(cli, "cannot write the session record; nothing was changed\n");
+		return EXIT_REFUSED;
+	}
+	cli_set_commit(cli, ddctl_session_get_set(s), &how);
+	if (how.error < 0) {
+		/* a refused set changed nothing; a read-back that differs did */
+		if (!cli_lib_error())
+			cli_error(cli, "cannot apply the set: %s\n", strerror(-how.error));
+		cli_session_restore(cli, s);
+		return EXIT_REFUSED;
+	}
+	return EXIT_OK;
+}
+
 /* Everything up to the change: the session, the record, the reader. */
 static int follow_prepare_locked(struct follow *f, struct ddctl_queryset *set,
 				 const char *cmdline);
@@ -781,22 +819,12 @@ static int follow_prepare_locked(struct follow *f, struct ddctl_queryset *set,
 		return EXIT_REFUSED;
 	}
 	st = open_output(f);
-	if (!st && ddctl_session_get_change_count(f->session) &&
-	    ddctl_session_save(f->session, cmdline) < 0) {
-		cli_error(cli, "cannot write the session record; nothing was changed\n");
-		st = EXIT_REFUSED;
-	}
-	how.quiet = true;
+	/* the guard's clock: a replayed log's old lines are no flood */
+	if (!opts->kmsg)
+		f->guard.from_usec = (unsigned long long)clock_usec(CLOCK_MONOTONIC);
+	ddctl_session_set_until(f->session, cli_guard_start(&f->guard));
 	if (!st)
-		cli_set_commit(cli, ddctl_session_get_set(f->session), &how);
-	r = how.error;
-	if (r < 0) {
-		/* a refused set changed nothing; a read-back that differs did */
-		if (!cli_lib_error())
-			cli_error(cli, "cannot apply the set: %s\n", strerror(-r));
-		cli_session_restore(cli, f->session);
-		st = EXIT_REFUSED;
-	}
+		st = session_commit(cli, f->session, now, cmdline, true);
 	ddctl_table_unref(now);
 	return st;
 }
@@ -811,13 +839,15 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 	char *cmdline = NULL;
 	sigset_t all;
 	size_t i;
-	int st, r, stop = 0;
+	int st, r, stop = 0, restored = -1;
 
 	sigemptyset(&all);
 	for (i = 0; i < SESSION_SIGNALS; i++)
 		sigaddset(&all, session_signals[i]);
 
 	st = filters_init(&f);
+	if (!st)
+		st = cli_guard_init(cli, opts, true, &f.guard);
 	if (!st)
 		st = read_set(cli, opts, argc, argv, &set);
 	if (st)
@@ -850,6 +880,13 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 		cli_error(cli, "cannot start %s: %s\n", command[0], strerror(-r));
 	else
 		r = follow_loop(&f);
+	if (f.guard.end) { /* the guard ended it: restore at once, then report */
+		cli_guard_report(cli, &f.guard);
+		sigprocmask(SIG_BLOCK, &all, NULL);
+		restored = cli_session_restore(cli, f.session);
+		if (f.child && !f.reaped)
+			cli_note(cli, "%s goes on; waiting for it to end\n", command[0]);
+	}
 	sigprocmask(SIG_SETMASK, &f.waitmask, NULL); /* our handlers stay */
 	while (f.child && !f.reaped) { /* pass signals on, wait for the end */
 		if (got_signal) {
@@ -870,12 +907,12 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 		print_stats_json(&f);
 	else if (opts->top && !f.colour)
 		print_stats(&f, f.out, 0);
-	else if (!cli->quiet)
+	else if (!cli->quiet || f.guard.end == GUARD_RATE) /* the loudest sites */
 		print_stats(&f, stderr, opts->top ? 0 : STATS_ROWS);
 	/* no signal interrupts the restore: they wait until it is done */
 	sigprocmask(SIG_BLOCK, &all, NULL);
-	st = cli_session_restore(cli, f.session);
-	if (!st && r < 0)
+	st = restored >= 0 ? restored : cli_session_restore(cli, f.session);
+	if (!st && (r < 0 || (f.guard.end == GUARD_RATE && !command)))
 		st = EXIT_REFUSED;
 	if (command && f.child) {
 		int cs = WIFEXITED(f.child_status) ? WEXITSTATUS(f.child_status) :
@@ -899,5 +936,81 @@ out:
 		regfree(&f.grep);
 	free(cmdline);
 	ddctl_queryset_unref(set);
+	return st;
+}
+
+/* set --for: the session planned and applied under the lock, reported. */
+static int timed_apply(struct cli *cli, struct ddctl_queryset *set,
+		       struct session_guard *g, const char *cmdline,
+		       struct ddctl_session **session)
+{
+	struct ddctl_queryset *resolved = NULL;
+	struct ddctl_table *now = NULL;
+	struct cli_commit how = { 0 };
+	bool locked = cli_lock(cli);
+	int r, st = cli_read_table(cli, &now);
+
+	if (!st) {
+		r = cli_resolve_aliases(cli, set, now, false, &resolved);
+		if (!r)
+			r = ddctl_session_new(resolved, now, 0, session);
+		if (r < 0) {
+			cli_error(cli, "cannot plan the set: %s\n", strerror(-r));
+			st = cli_errno_status(r);
+		}
+	}
+	if (!st && cli->check) {
+		how.table = now;
+		st = cli_set_commit(cli, ddctl_session_get_set(*session), &how);
+		st = st ? st : EXIT_HELP;
+	} else if (!st) {
+		ddctl_session_set_until(*session, cli_guard_start(g));
+		st = session_commit(cli, *session, now, cmdline, false);
+	}
+	if (locked)
+		cli_unlock();
+	ddctl_queryset_unref(resolved);
+	ddctl_table_unref(now);
+	return st;
+}
+
+int cli_timed_set(struct cli *cli, const struct cli_opts *opts,
+		  struct ddctl_queryset *set, int argc, char **argv)
+{
+	struct ddctl_session *session = NULL;
+	struct sigaction old[SESSION_SIGNALS];
+	struct session_guard g;
+	struct timespec ts;
+	sigset_t waitmask, all;
+	char *cmdline = command_line("set", argc, argv, NULL);
+	size_t i;
+	int st = cli_guard_init(cli, opts, false, &g);
+
+	if (st || !cmdline) {
+		free(cmdline);
+		return st ? st : EXIT_REFUSED;
+	}
+	sigemptyset(&all);
+	for (i = 0; i < SESSION_SIGNALS; i++)
+		sigaddset(&all, session_signals[i]);
+	got_signal = 0;
+	signals(true, old, &waitmask);
+	st = timed_apply(cli, set, &g, cmdline, &session);
+	if (st == EXIT_HELP) {
+		st = EXIT_OK;
+	} else if (!st) {
+		cli_note(cli, "restoring in %s (Ctrl-C restores now)\n", opts->duration);
+		while (!got_signal && !cli_guard_expired(&g))
+			ppoll(NULL, 0, cli_guard_wait(&g, NULL, &ts), &waitmask);
+		if (got_signal)
+			cli_note(cli, "%s: restoring early\n", strsignal(got_signal));
+		else
+			cli_guard_report(cli, &g);
+		sigprocmask(SIG_BLOCK, &all, NULL);
+		st = cli_session_restore(cli, session);
+	}
+	signals(false, old, &waitmask);
+	ddctl_session_free(session);
+	free(cmdline);
 	return st;
 }

@@ -28,7 +28,7 @@ function __ddctl_complete
                 set skip 1
             case '--kernel=*'
                 set -a ctl $w
-            case -f --file -B --backend -o --output --sort --flags --kmsg --capture-writes --color --device --grep --since -n --lines
+            case -f --file -B --backend -o --output --sort --flags --kmsg --capture-writes --color --device --grep --since -n --lines --for --max-rate --max-lines
                 set skip 1
             case '-*'
             case '*'
@@ -93,10 +93,14 @@ complete -c ddctl -l grep -x -d 'follow, run: only the lines matching PATTERN'
 complete -c ddctl -l since -x -d 'follow, run: logged lines from TIME on (12.5, 30s)'
 complete -c ddctl -s n -l lines -x -d 'follow, run: stop after N lines'
 complete -c ddctl -l timestamps -d 'follow, run: each line\'s time (=monotonic, =realtime)'
+complete -c ddctl -l for -x -d 'follow, run, set: restore after DURATION (30s, 5min)'
+complete -c ddctl -l max-rate -x -d 'follow, run: restore when over N lines/s (0: off)'
+complete -c ddctl -l max-lines -x -d 'follow, run: end after N lines'
 complete -c ddctl -l stats -d 'follow, run: per-callsite counts'
 complete -c ddctl -l top -d 'follow, run: only the per-callsite counts'
 complete -c ddctl -l kmsg -r -F -d 'follow, run: read the kernel log from PATH'
 complete -c ddctl -l restore -d 'sessions: restore ended sessions'
+complete -c ddctl -l cmdline -d 'persist: the kernel command line words'
 complete -c ddctl -l boot -d 'save: the boot snapshot'
 complete -c ddctl -l capture-writes -r -F -d 'append the writes meant for the kernel to FILE'
 complete -c ddctl -s h -l help -d 'show the help'

@@ -832,6 +832,67 @@ int ddctl_module_foreach_persistent(
  */
 int ddctl_config_format_modprobe(struct ddctl_queryset *set, char **text);
 
+/**
+ * enum ddctl_cmdline_flags - what the kernel that boots with the words parses
+ * @DDCTL_CMDLINE_NEGATION: negated match-specs (the patched kernels)
+ */
+enum ddctl_cmdline_flags {
+	DDCTL_CMDLINE_NEGATION = 1 << 0,
+};
+
+/**
+ * ddctl_queryset_format_cmdline() - @set as kernel command line words
+ * @set: query set, parsed for the kernel that boots with the words
+ * @flags: enum ddctl_cmdline_flags
+ * @text: out: the words, blank-separated; free() it
+ * @bad: out, on -EINVAL: the index (0-based) of the query that cannot go
+ *       on the command line
+ * @reason: out, on -EINVAL: why, a static string
+ *
+ * A query that names one module (no wildcard, not negated) becomes part
+ * of a `MODULE.dyndbg="..."` word without its module match-spec (the
+ * kernel applies it to built-in code at boot, and kmod's modprobe hands
+ * it to the module when it loads it); the others are `dyndbg="..."`
+ * words, which reach built-in code only. Consecutive queries of one word
+ * are joined with "; ", so the order of @set is kept. Inside the value a
+ * word is quoted with ' where the kernel's tokenizer needs it (a format
+ * never: its blanks and quotes are octal escapes, which the kernel
+ * unescapes); a '"' cannot be expressed at all (the kernel's next_arg()
+ * has no escape). The length is the caller's to check (COMMAND_LINE_SIZE
+ * differs between architectures).
+ *
+ * Return: 0, -EINVAL (see @bad, @reason), -ENOMEM.
+ */
+int ddctl_queryset_format_cmdline(struct ddctl_queryset *set, unsigned int flags,
+				  char **text, size_t *bad, const char **reason);
+
+/**
+ * ddctl_queryset_parse_cmdline() - the dynamic debug queries of a command line
+ * @set: the queries are appended here
+ * @cmdline: a kernel command line, e.g. /proc/cmdline's contents
+ * @words: out: the dyndbg words whose queries parsed
+ *
+ * The line is split as the kernel's next_arg() splits it, up to a "--";
+ * each `dyndbg=VALUE` and `MODULE.dyndbg=VALUE` (a bare one is "+p")
+ * adds its queries, those of MODULE.dyndbg with `module MODULE` where
+ * they name no module, as the kernel applies them. A word whose queries
+ * do not parse is left out, as the kernel does not apply it.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ddctl_queryset_parse_cmdline(struct ddctl_queryset *set, const char *cmdline,
+				 size_t *words);
+
+/**
+ * ddctl_get_cmdline() - the running kernel's command line
+ * @ctx: context
+ * @text: out: /proc/cmdline's contents without the newline ($DDCTL_PROC_CMDLINE
+ *        names another file, for tests); free() it
+ *
+ * Return: 0 or the negative errno of reading it.
+ */
+int ddctl_get_cmdline(struct ddctl_ctx *ctx, char **text);
+
 /* ------------------------------------------------------------------ */
 /* Files ddctl writes                                                 */
 /* ------------------------------------------------------------------ */
@@ -1345,6 +1406,14 @@ int ddctl_session_foreach(struct ddctl_ctx *ctx,
 long ddctl_session_get_pid(const struct ddctl_session *session);
 /** ddctl_session_get_start() - when it started, seconds since the epoch. */
 long long ddctl_session_get_start(const struct ddctl_session *session);
+/**
+ * ddctl_session_set_until() - a timed session's end, for the record
+ * @session: session, before ddctl_session_save()
+ * @until: when it ends by itself, seconds since the epoch; 0: it does not
+ */
+void ddctl_session_set_until(struct ddctl_session *session, long long until);
+/** ddctl_session_get_until() - when a timed session ends (epoch seconds), 0 for none. */
+long long ddctl_session_get_until(const struct ddctl_session *session);
 /** ddctl_session_get_command() - its command line ("" when unknown). */
 const char *ddctl_session_get_command(const struct ddctl_session *session);
 /** ddctl_session_get_path() - the record's path, NULL when not saved. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // SPDX-FileCopyrightText: the ddctl authors
-/* Paths: the run directory and what lies in it, the control file. */
+/* Paths: the run directory and what lies in it, the control file, /proc/cmdline. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,13 @@ const char *run_dir(void)
 	const char *dir = secure_getenv("DDCTL_RUN_DIR");
 
 	return dir && *dir ? dir : RUN_DIR;
+}
+
+const char *proc_cmdline_path(void)
+{
+	const char *path = secure_getenv("DDCTL_PROC_CMDLINE");
+
+	return path && *path ? path : "/proc/cmdline";
 }
 
 int run_path(const char *name, char *buf, size_t size)

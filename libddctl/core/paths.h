@@ -15,6 +15,9 @@ int run_path(const char *name, char *buf, size_t size);
 #define RUN_BOOT_STATE "/boot.conf" /* the boot snapshot */
 #define RUN_FEATURES "/features"   /* the kernel features cache */
 
+/* /proc/cmdline, or $DDCTL_PROC_CMDLINE when set (tests). */
+const char *proc_cmdline_path(void);
+
 /* The control file: /proc/dynamic_debug/control, else below debugfs (malloc'd); -ENOENT. */
 int control_path_find(char **path);
 

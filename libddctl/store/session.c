@@ -47,6 +47,7 @@ struct ddctl_session {
 	long pid;
 	unsigned long long starttime; /* /proc/PID/stat field 22 */
 	long long start;              /* time(2) */
+	long long until;              /* time(2) of a timed session's end; 0: none */
 	char *command;
 	char *path;
 };
@@ -193,6 +194,16 @@ DDCTL_EXPORT long long ddctl_session_get_start(const struct ddctl_session *s)
 	return s->start;
 }
 
+DDCTL_EXPORT long long ddctl_session_get_until(const struct ddctl_session *s)
+{
+	return s->until;
+}
+
+DDCTL_EXPORT void ddctl_session_set_until(struct ddctl_session *s, long long until)
+{
+	s->until = until > 0 ? until : 0;
+}
+
 DDCTL_EXPORT const char *ddctl_session_get_command(const struct ddctl_session *s)
 {
 	return s->command ? s->command : "";
@@ -281,8 +292,12 @@ DDCTL_EXPORT int ddctl_session_save(struct ddctl_session *s, const char *command
 			   s->pid, s->starttime, SESSION_SUFFIX) >= (int)sizeof(path))
 		r = -ENAMETOOLONG;
 	if (!r)
-		r = strbuf_addf(&sb, "%spid=%ld\nstarttime=%llu\nstart=%lld\ncommand=%s\n[during]\n%s[restore]\n%s",
-				RECORD_HEADER, s->pid, s->starttime, s->start,
+		r = strbuf_addf(&sb, "%spid=%ld\nstarttime=%llu\nstart=%lld\n",
+				RECORD_HEADER, s->pid, s->starttime, s->start);
+	if (!r && s->until)
+		r = strbuf_addf(&sb, "until=%lld\n", s->until);
+	if (!r)
+		r = strbuf_addf(&sb, "command=%s\n[during]\n%s[restore]\n%s",
 				s->command, s->during, s->restore);
 	if (!r)
 		r = mkdir_p(root, SESSION_DIR);
@@ -384,6 +399,8 @@ static int session_parse(struct ddctl_session *s, char *text)
 			st = sscanf(line + 10, "%llu", &s->starttime) == 1;
 		else if (!strncmp(line, "start=", 6))
 			sscanf(line + 6, "%lld", &s->start);
+		else if (!strncmp(line, "until=", 6))
+			sscanf(line + 6, "%lld", &s->until);
 		else if (!strncmp(line, "command=", 8))
 			s->command = strdup(line + 8);
 	}

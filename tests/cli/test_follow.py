@@ -297,7 +297,7 @@ with open(os.path.join(sdir, "%d-%s.session" % (os.getpid(), mine)), "w") as f:
 rc, out = run.on_tty("sessions", env={"PAGER": "cat"})
 rows = out.splitlines()
 err = ""
-check("sessions-list", rc == 0 and rows[0].split() == ["PID", "STARTED", "STATE", "COMMAND"] and
+check("sessions-list", rc == 0 and rows[0].split() == ["PID", "STARTED", "STATE", "LEFT", "COMMAND"] and
       any(r.split()[0] == str(dead.pid) and " ended " in r for r in rows) and
       any(r.split()[0] == str(os.getpid()) and " running " in r for r in rows) and err == "",
       out + err)

@@ -151,7 +151,7 @@ else
 	fl_ok() {
 		[ "$n1" = 1 -a $rc = 0 -a $same = 1 -a "$(fl_records)" = 0 ] &&
 		grep -q "the session of pid $fl_pid (ddctl follow module test_dynamic_debug +p) ended without restoring" $OUT/fl4-list.err &&
-		grep -q "^$fl_pid .* ended  *ddctl follow module test_dynamic_debug +p" $OUT/fl4-sessions.txt &&
+		grep -q "^$fl_pid .* ended  *-  *ddctl follow module test_dynamic_debug +p" $OUT/fl4-sessions.txt &&
 		grep -q "restored the session of pid $fl_pid" $OUT/fl4-restore.txt
 	}
 	check fl-sigkill-sessions "records=$n1 rc=$rc restored=$same left=$(fl_records): $(cat $OUT/fl4-sessions.txt $OUT/fl4-restore.txt | tr '\n' '|' | head -c 400)" fl_ok

@@ -10,6 +10,8 @@
 #                        (settings.sh)
 #   n  nl-*              the dyndbg generic netlink family (netlink.sh)
 #   k  k-*               kernel series v2: the review's defects (kernel.sh)
+#   gd cmdline-*         the rate guard, --for, the command line's words
+#                        (guard.sh)
 # (e, no Oops/WARNING/BUG in the log, is checked on the host.)
 # Environment from the kernel command line: DDCTL_NCPU, DDCTL_KIND
 # (stock|patched), DDCTL_BOOTFILE (file given to dyndbg= at boot).
@@ -17,6 +19,8 @@
 # the sites as booted, before any test changes them (kernel.sh's
 # k-boot-classmap reads the built-in classmap parameter's effect here)
 cat $CONTROL > /tmp/boot-control.txt 2>/dev/null
+# and what ddctl status says of the command line's dyndbg words (guard.sh)
+has_ddctl && ddctl status > /tmp/boot-status.txt 2>&1
 
 # ---- a: kernel sanity --------------------------------------------------
 n=$(nproc)
@@ -180,6 +184,9 @@ fi
 
 # ---- fl: scoped debugging, follow/run/sessions/reset (follow.sh) -------
 . /ddctl-tests/follow.sh
+
+# ---- gd, cmdline: the rate guard, time boxes, the command line (guard.sh)
+. /ddctl-tests/guard.sh
 
 # ---- n: the dyndbg netlink family (kernel series part 2) ---------------
 . /ddctl-tests/netlink.sh

@@ -30,6 +30,7 @@ import collections
 import json
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -48,6 +49,9 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "fl-lines-exact", "fl-counts-json", "fl-sigterm", "fl-sighup",
                "fl-error-restores", "fl-other-writer", "fl-sigkill-sessions",
                "fl-sigkill-unit", "fl-run-status", "fl-reset-diff",
+               "cmdline-round-trip", "cmdline-status", "gd-rate-guard",
+               "gd-next-command", "gd-follow-for", "gd-set-for-expires",
+               "gd-set-for-sigkill",
                "nl-info", "nl-dump-equals-control", "nl-atomic-bad-query",
                "nl-net-zero", "nl-dryrun-equals-prediction",
                "nl-apply-verified", "nl-eperm", "nl-monitor", "nl-concurrency",
@@ -62,6 +66,15 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "k-stack-flag-read"]
 # a built-in file of the tinyconfig+fragment kernel with pr_debug sites
 BOOTFILE = os.environ.get("DDCTL_BOOTFILE", "drivers/virtio/virtio_ring.c")
+
+# The queries whose kernel command line words (ddctl persist --cmdline, run
+# on the host for the base's query language) the suite boots with: a
+# built-in module's function (smpboot.dyndbg=) and a built-in file's format
+# with blanks (dyndbg=, the blanks as octal escapes); guard.sh checks their
+# sites at the first prompt.
+CMDLINE_QUERIES = ["module smpboot func wakeup_secondary_cpu_via_init =pl", ";",
+                   "file kernel/irq/irqdomain.c format 'virq allocation failed' +pf"]
+FIXTURE = os.path.join(vmlib.REPO, "tests", "fixtures", "control-6.12-stock.txt")
 
 LINE_RE = re.compile(r'^(\S+):(\d+) \[([^\]]*)\](\S+) (=\S*) ')
 
@@ -239,6 +252,18 @@ def check_predictions(tap, outdir, kind):
                 tap.diag(f"  predicted, did not happen: {fmt_changes(extra)}")
 
 
+def cmdline_words(ddctl, base):
+    """The words of CMDLINE_QUERIES as the host's ddctl writes them, or
+    None (no ddctl yet, or one that cannot run here: a cross build)."""
+    try:
+        r = subprocess.run([ddctl, "--control", FIXTURE, "--kernel", base, "-q",
+                            "persist", "--cmdline", *CMDLINE_QUERIES],
+                           capture_output=True, text=True, timeout=60)
+    except OSError:
+        return None
+    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else None
+
+
 def series_has_netlink():
     """Whether the series of this base adds the dyndbg netlink family."""
     try:
@@ -287,6 +312,10 @@ def main():
               f'ddctl.bootfile={BOOTFILE} ddctl.kind={guest_kind}')
     if guest_kind == "patched" and series_has_netlink():
         append += " ddctl.netlink=1"
+    words = cmdline_words(a.ddctl, a.base)
+    if words:
+        append += f" {words} ddctl.cmdline_words=1"
+        tap.diag(f"booted with ddctl persist --cmdline's words: {words}")
     if a.kind == "debug":
         # test_dynamic_debug is built in there: its classmap parameter is
         # set at the start of start_kernel(), before the allocator works
