@@ -15,6 +15,14 @@ int run_path(const char *name, char *buf, size_t size);
 #define RUN_BOOT_STATE "/boot.conf" /* the boot snapshot */
 #define RUN_FEATURES "/features"   /* the kernel features cache */
 
+/*
+ * The loaded modules' list that a read of the control file is checked
+ * against: $DDCTL_PROC_MODULES when set (tests: it is then checked for any
+ * control file), else NULL (/proc/modules, for the kernel's control file).
+ */
+const char *modules_list_override(void);
+#define PROC_MODULES "/proc/modules"
+
 /* The control file: /proc/dynamic_debug/control, else below debugfs (malloc'd); -ENOENT. */
 int control_path_find(char **path);
 
