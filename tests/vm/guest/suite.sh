@@ -10,6 +10,8 @@
 #                        (settings.sh)
 #   n  nl-*              the dyndbg generic netlink family (netlink.sh)
 #   k  k-*               kernel series v2: the review's defects (kernel.sh)
+#   snap snap-*          a consistent snapshot while a module unloads
+#                        (snapshot.sh)
 # (e, no Oops/WARNING/BUG in the log, is checked on the host.)
 # Environment from the kernel command line: DDCTL_NCPU, DDCTL_KIND
 # (stock|patched), DDCTL_BOOTFILE (file given to dyndbg= at boot).
@@ -189,3 +191,6 @@ fi
 
 # ---- ks: the kernel's own selftests of the series (kselftest.sh) -------
 . /ddctl-tests/kselftest.sh
+
+# ---- snap: a consistent snapshot while a module unloads (snapshot.sh) --
+. /ddctl-tests/snapshot.sh
