@@ -159,7 +159,12 @@ int kmsg_match_cut(const struct ddctl_table *t, const size_t *order, size_t n,
 		found = 0;
 		for (i = 0; i < n; i++) {
 			const struct ddctl_site *s = &t->sites[order[i]];
+			size_t mlen = strlen(s->module);
 
+			/* the module name starts the decoration: most sites end here */
+			if ((flags & DDCTL_FLAG_MODNAME) &&
+			    strncmp(s->module, text + tid, mlen < cut - tid ? mlen : cut - tid))
+				continue;
 			/* longer than the cut, cut there, the message right after */
 			len = decoration(s, flags, text, tid, buf, sizeof(buf));
 			if (len < 0 || (size_t)len <= cut || (size_t)len >= sizeof(buf) ||
