@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ops/attribute.h"
 #include "ops/commit.h"
 #include "ops/follow.h"
 #include "ops/guard.h"
@@ -223,17 +224,19 @@ static bool wanted(const struct follow *f, const struct ddctl_kmsg_record *rec,
 static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
 {
 	struct ddctl_kmsg_prefix p;
+	const char *message = NULL;
 	size_t site;
 
 	if (f->max_lines && f->shown >= f->max_lines)
 		return;
 	if (rec->facility == 0 && rec->level == 7 &&
-	    ddctl_kmsg_prefix_parse(rec->text, decoration(f) | DDCTL_FLAG_TID, &p) == 0 &&
-	    (p.flags & decoration(f)) == decoration(f) &&
-	    ddctl_kmsg_index_find(f->index, &p, &site) > 0) {
+	    ((ddctl_kmsg_prefix_parse(rec->text, decoration(f) | DDCTL_FLAG_TID, &p) == 0 &&
+	      (p.flags & decoration(f)) == decoration(f) &&
+	      ddctl_kmsg_index_find(f->index, &p, &site) > 0 && (message = p.message)) ||
+	     attribute_by_text(f->index, decoration(f), rec->text, &site, &message))) {
 		/* every line of a followed site counts, shown or not */
 		cli_guard_line(&f->guard, rec->usec);
-		if (!wanted(f, rec, p.message))
+		if (!wanted(f, rec, message))
 			return;
 		f->shown++;
 		f->counts[site]++;
@@ -241,7 +244,7 @@ static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
 		f->changed = true;
 		if (!f->opts->top)
 			print_line(f, rec, ddctl_table_get_site(f->sites, site),
-				   f->opts->raw ? rec->text : p.message);
+				   f->opts->raw ? rec->text : message);
 		return;
 	}
 	if (!wanted(f, rec, rec->text))

@@ -1238,6 +1238,44 @@ int ddctl_kmsg_index_find(const struct ddctl_kmsg_index *index,
 			  const struct ddctl_kmsg_prefix *prefix, size_t *site);
 
 /**
+ * ddctl_kmsg_index_find_message() - the site a line without decoration came from
+ * @index: index
+ * @text: a record's text
+ * @site: out: the index in the table of the site
+ *
+ * netdev_dbg() of a net_device without a parent device (bond, bridge,
+ * veth) prints "NAME STATE: message" and no decoration whatever the
+ * flags. @text, or the text after its first ": " (a device's name), is
+ * matched against the formats of the index's sites (a conversion stands
+ * for any text); the format with the most literal bytes (at least one)
+ * wins, the first of several as good.
+ *
+ * Return: the number of sites that fit that well (1: no doubt), or -ENOENT.
+ */
+int ddctl_kmsg_index_find_message(const struct ddctl_kmsg_index *index,
+				  const char *text, size_t *site);
+
+/**
+ * ddctl_kmsg_index_find_cut() - the site of a line whose decoration the kernel cut
+ * @index: index
+ * @text: a record's text
+ * @flags: the decoration flags of the sites (enum ddctl_flag)
+ * @site: out: the index in the table of the first site that fits
+ * @message: out: where the message starts in @text
+ *
+ * The kernel builds the decoration in a buffer of PREFIX_SIZE bytes (64
+ * on Linux 6.1, 128 later) and prints at most PREFIX_SIZE - 1 of it, the
+ * message right after the cut (no space). A site fits when its decoration
+ * with @flags is longer than the cut, starts @text cut so, and its format
+ * fits the rest (as in ddctl_kmsg_index_find_message()).
+ *
+ * Return: the number of sites that fit, or -ENOENT.
+ */
+int ddctl_kmsg_index_find_cut(const struct ddctl_kmsg_index *index,
+			      const char *text, unsigned int flags,
+			      size_t *site, const char **message);
+
+/**
  * enum ddctl_kmsg_flags - where reading the kernel log starts
  * @DDCTL_KMSG_SINCE_BOOT: at the oldest record the kernel still has,
  *                         instead of the next one written

@@ -32,6 +32,13 @@ int run_path(const char *name, char *buf, size_t size)
 	       -ENAMETOOLONG : 0;
 }
 
+const char *modules_list_override(void)
+{
+	const char *path = secure_getenv("DDCTL_PROC_MODULES");
+
+	return path && *path ? path : NULL;
+}
+
 /* The debugfs mount point from /proc/mounts, as libtracefs finds tracefs. */
 static char *find_debugfs(void)
 {

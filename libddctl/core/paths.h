@@ -17,6 +17,13 @@ int run_path(const char *name, char *buf, size_t size);
 
 /* /proc/cmdline, or $DDCTL_PROC_CMDLINE when set (tests). */
 const char *proc_cmdline_path(void);
+/*
+ * The loaded modules' list that a read of the control file is checked
+ * against: $DDCTL_PROC_MODULES when set (tests: it is then checked for any
+ * control file), else NULL (/proc/modules, for the kernel's control file).
+ */
+const char *modules_list_override(void);
+#define PROC_MODULES "/proc/modules"
 
 /* The control file: /proc/dynamic_debug/control, else below debugfs (malloc'd); -ENOENT. */
 int control_path_find(char **path);

@@ -7,15 +7,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
 #include "core/ctx.h"
+#include "core/paths.h"
 #include "kernel/backend.h"
 #include "kernel/control.h"
 #include "model/limits.h"
 #include "util/read-file.h"
+#include "util/strbuf.h"
 
 #define PROC_SUPER_MAGIC 0x9fa0
 #define DEBUGFS_MAGIC 0x64626720
@@ -102,14 +106,96 @@ int control_probe_negation(struct ddctl_ctx *ctx, const char *path)
 	return n == (ssize_t)strlen(NEGATION_PROBE);
 }
 
+/*
+ * The loaded modules, one "name state address" line each (/proc/modules
+ * without the use counts and dependencies, which change while nothing is
+ * loaded or unloaded); "" when there is no such list (no modules).
+ */
+static int modules_snapshot(const char *path, char **out)
+{
+	char *text = NULL, *line, *next, name[128], state[32], addr[32];
+	struct strbuf sb = { 0 };
+	int r = read_full_file(path, READ_FILE_TEXT, &text, NULL);
+
+	if (r == -ENOENT)
+		r = 0;
+	for (line = text; r == 0 && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(line, "%127s %*s %*s %*s %31s %31s", name, state, addr) < 1)
+			continue;
+		r = strbuf_addf(&sb, "%s %s %s\n", name, state, addr);
+	}
+	free(text);
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	*out = sb.buf ? strbuf_steal(&sb) : strdup("");
+	return *out ? 0 : -ENOMEM;
+}
+
+/*
+ * The kernel gives the control file one page per read() and walks to the
+ * position again each time: a module unloaded (or loaded) between two
+ * reads shifts the positions, and sites of other modules are skipped or
+ * repeated. So the module list is compared before and after the read, and
+ * the file read again until they agree, at most CONTROL_READ_TRIES times.
+ */
+#define CONTROL_READ_TRIES 5
+
+static int read_consistent(struct ddctl_ctx *ctx, const char *path,
+			   const char *modules, char **text)
+{
+	char *before = NULL, *after = NULL;
+	bool same;
+	int r, i;
+
+	for (i = 0; i < CONTROL_READ_TRIES; i++) {
+		r = modules_snapshot(modules, &before);
+		if (r < 0)
+			goto modules_failed;
+		r = read_full_file(path, READ_FILE_TEXT, text, NULL);
+		if (r < 0) {
+			free(before);
+			err(ctx, "cannot read %s: %s\n", path, read_file_strerror(r));
+			return r;
+		}
+		r = modules_snapshot(modules, &after);
+		same = r == 0 && !strcmp(before, after);
+		free(before);
+		free(after);
+		if (same)
+			return 0;
+		free(*text);
+		*text = NULL;
+		if (r < 0)
+			goto modules_failed;
+		dbg(ctx, "modules were loaded or unloaded while %s was read: reading it again\n",
+		    path);
+	}
+	err(ctx, "modules were loaded or unloaded during each of %d reads of %s: no consistent snapshot of the callsites, nothing done (try again)\n",
+	    CONTROL_READ_TRIES, path);
+	return -EAGAIN;
+modules_failed:
+	err(ctx, "cannot read %s: %s\n", modules, read_file_strerror(r));
+	return r;
+}
+
 static int control_read(struct ddctl_ctx *ctx, char **text)
 {
-	const char *path;
+	const char *path, *modules = modules_list_override();
 	int r;
 
 	r = ddctl_get_control_path(ctx, &path);
 	if (r < 0)
 		return r;
+	*text = NULL;
+	if (!modules && control_is_kernel(ctx))
+		modules = PROC_MODULES;
+	if (modules)
+		return read_consistent(ctx, path, modules, text);
 	r = read_full_file(path, READ_FILE_TEXT, text, NULL);
 	if (r < 0)
 		err(ctx, "cannot read %s: %s\n", path, read_file_strerror(r));

@@ -3,7 +3,9 @@
 /*
  * Attribution: the callsite a decorated kernel log line came from, found
  * in a table's sites sorted by module, function, file and line, the
- * format telling apart several callsites on one source line.
+ * format telling apart several callsites on one source line; lines
+ * without a decoration, or with one the kernel cut, by their text
+ * (model/kmsg-match.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "core/ctx.h"
+#include "model/kmsg-match.h"
 #include "model/table.h"
 
 #define DECORATION_FLAGS (DDCTL_FLAG_MODNAME | DDCTL_FLAG_FUNCNAME | \
@@ -83,54 +86,6 @@ static bool site_fits(const struct ddctl_site *s,
 	       (!(p->flags & DDCTL_FLAG_LINENO) || s->line == p->line);
 }
 
-/*
- * Whether @msg (escaped as /dev/kmsg prints it) can be what @fmt printed:
- * every conversion ("%d", "%*ph", ...) stands for any text, "%%" for '%',
- * a trailing newline is not part of the record.
- */
-static bool format_fits(const char *fmt, const char *msg)
-{
-	const char *star_f = NULL, *star_m = NULL;
-	char esc[8];
-	size_t n;
-
-	for (;;) {
-		if (*fmt == '%' && fmt[1] != '%' && fmt[1]) {
-			fmt += 1 + strspn(fmt + 1, "#0- +'*.0123456789hlLqjzt");
-			if (*fmt == 'p') /* %pS, %pV, %*ph...: letters follow */
-				while (fmt[1] >= 'A' && fmt[1] <= 'z' && fmt[1] != '\\')
-					fmt++;
-			if (*fmt)
-				fmt++;
-			star_f = fmt;
-			star_m = msg;
-			continue;
-		}
-		if (*fmt == '\n' && !fmt[1])
-			fmt++;
-		if (!*fmt && !*msg)
-			return true;
-		if (*fmt) {
-			unsigned char c = (unsigned char)*fmt;
-
-			if (c < ' ' || c >= 127 || c == '\\')
-				snprintf(esc, sizeof(esc), "\\x%02x", c);
-			else
-				snprintf(esc, sizeof(esc), "%c", c);
-			n = strlen(esc);
-			if (!strncmp(msg, esc, n)) {
-				fmt += 1 + (c == '%');
-				msg += n;
-				continue;
-			}
-		}
-		if (!star_f || !*star_m)
-			return false;
-		fmt = star_f; /* the last conversion takes one more byte */
-		msg = ++star_m;
-	}
-}
-
 DDCTL_EXPORT int ddctl_kmsg_index_find(const struct ddctl_kmsg_index *idx,
 				       const struct ddctl_kmsg_prefix *prefix,
 				       size_t *site)
@@ -166,7 +121,7 @@ DDCTL_EXPORT int ddctl_kmsg_index_find(const struct ddctl_kmsg_index *idx,
 		size_t fit = 0, m = 0;
 
 		for (i = lo; i < lo + (size_t)n; i++)
-			if (format_fits(t->sites[idx->order[i]].format, prefix->message) &&
+			if (kmsg_format_fits(t->sites[idx->order[i]].format, prefix->message) &&
 			    !m++)
 				fit = idx->order[i];
 		if (m) {
@@ -175,4 +130,19 @@ DDCTL_EXPORT int ddctl_kmsg_index_find(const struct ddctl_kmsg_index *idx,
 		}
 	}
 	return n ? n : -ENOENT;
+}
+
+DDCTL_EXPORT int ddctl_kmsg_index_find_message(const struct ddctl_kmsg_index *idx,
+					       const char *text, size_t *site)
+{
+	return kmsg_match_message(idx->table, idx->order, idx->table->count,
+				  text, site);
+}
+
+DDCTL_EXPORT int ddctl_kmsg_index_find_cut(const struct ddctl_kmsg_index *idx,
+					   const char *text, unsigned int flags,
+					   size_t *site, const char **message)
+{
+	return kmsg_match_cut(idx->table, idx->order, idx->table->count, text,
+			      flags, site, message);
 }

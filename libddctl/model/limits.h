@@ -9,7 +9,7 @@
 #define DD_WRITE_MAX 4095
 /*
  * Every flag bit a control file can show: pmflts, and 'd' (Linux 7.2,
- * DDCTL_FLAG_STACK), which queries cannot set but '+' and '-' keep.
+ * DDCTL_FLAG_STACK), which queries set on the kernels that have it.
  */
 #define DD_FLAGS_ALL 0x7fu
 

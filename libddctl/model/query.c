@@ -294,6 +294,12 @@ static int parse_pair(struct parser *p, struct word *kw, struct word *val,
 		neg = true;
 		arg++;
 	}
+	/* the empty pattern matches no site: its negation selects every one */
+	if (neg && !*arg && (!strcmp(key, "module") || !strcmp(key, "file") ||
+			     !strcmp(key, "func") || !strcmp(key, "format")))
+		return fail(p, val,
+			    "a negated %s needs a value: negating the empty pattern selects every site",
+			    key);
 	if (!strcmp(key, "func"))
 		return set_spec(p, kw, q, DD_SPEC_FUNC, arg, neg);
 	if (!strcmp(key, "module")) {

@@ -58,7 +58,7 @@ static int cmp_by_identity(const void *a, const void *b, void *data)
 }
 
 /*
- * A site the script leaves out (or saves without 'd'): a warning, and a
+ * A site the script leaves out: a warning, and a
  * comment in the script (none when a name holds ';' or a newline, which
  * would end the comment).
  */
@@ -80,10 +80,9 @@ static int left_out(struct ddctl_table *t, size_t i, const char *why,
 
 /*
  * The state a script can give: every site as in @table, except those no
- * query can give their flags, each reported (left_out()): 'd', which no
- * query sets (the site is saved without it); a class the kernel does not
- * name, or a module name with wildcard characters (no query names them);
- * sites of one identity with different flags (a query names all or none
+ * query can give their flags, each reported (left_out()): a class the
+ * kernel does not name, or a module name with wildcard characters (no
+ * query names them); sites of one identity with different flags (a query names all or none
  * of them). Those are left at the default.
  */
 static int saveable_state(struct ddctl_table *table, struct ddctl_table **out,
@@ -112,9 +111,6 @@ static int saveable_state(struct ddctl_table *table, struct ddctl_table **out,
 				     "its module's name has wildcard characters: no query can name it, not saved",
 				     notes);
 			table_set_site_flags(t, i, 0);
-		} else if (s->flags & DDCTL_FLAG_STACK) {
-			r = left_out(t, i, "no query sets the d flag: saved without it", notes);
-			table_set_site_flags(t, i, s->flags & ~DDCTL_FLAG_STACK);
 		}
 	}
 	qsort_r(idx, t->count, sizeof(*idx), cmp_by_identity, t->sites);

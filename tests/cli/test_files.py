@@ -197,7 +197,8 @@ check("save-fully-enabled-stock", rc == 0 and "module virtio_ring =p" in out and
       re.search(r"warning|cannot be named", err), "rc=%d\n%s" % (rc, err))
 dflag = table("control-d-flag", ['a.c:10 [m]f =pd "x\\n"', 'a.c:11 [m]g =_ "y\\n"'])
 rc, out, err = run("save", control=dflag)
-check("save-d-flag", rc == 0 and "=pd" in out, "rc=%d\n%s" % (rc, err))
+check("save-d-flag", rc == 0 and "\nmodule m file a.c func f =pd\n" in out and
+      "saved without" not in out + err, "rc=%d\n%s%s" % (rc, out, err))
 dup = table("control-duplicate", ['a.c:10 [m]f =p "x\\n"', 'a.c:10 [m]f =_ "x\\n"',
                                   'b.c:1 [m]g =p "y\\n"'])
 rc, out, err = run("save", control=dup)

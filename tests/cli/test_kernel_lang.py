@@ -96,6 +96,23 @@ check("k61-follow-attributes-without-file", rc == 0 and
     "e1000 e1000_reset_hw:423 Issuing a global reset to MAC"] and
     "2 lines from 2 of" in err and "(0 changed)" in err and
     open(CTL).read() == BEFORE61, out + err)
+
+# netdev_dbg() of a bond (no parent device) prints no decoration at all;
+# 6.1 cuts a decoration longer than 63 bytes, the message right after it
+with open(CTL, "w") as o:
+    o.write(re.sub(r"(\[(bonding|target_core_mod)\]\S+) =_", r"\1 =pmfl", BEFORE))
+BEFORE61 = open(CTL).read()
+with open(KMSG, "w") as f:
+    f.write("7,1,100,-;b0 (uninitialized): Begin bond_init\n"
+            "7,2,101,-;target_core_mod:target_fabric_setup_tpg_mappedlun_stat_cit:253:Setup generic lun_0\n"
+            "7,3,102,-;b0: some line no bonding format prints\n")
+rc, out, err = run("--kernel", K61, "--since-boot", "follow", "module bonding +p; module target_core_mod +p",
+                   kmsg=KMSG)
+check("k61-follow-undecorated-and-cut", rc == 0 and
+      [" ".join(l.split()) for l in out.splitlines()] == [
+    "bonding bond_init:6481 b0 (uninitialized): Begin bond_init",
+    "target_core_mod target_fabric_setup_tpg_mappedlun_stat_cit:253 Setup generic lun_0"] and
+    "2 lines from 2 of" in err and open(CTL).read() == BEFORE61, out + err)
 with open(CTL, "w") as o:
     o.write(BEFORE)
 os.unlink(CAP) if os.path.exists(CAP) else None

@@ -13,8 +13,11 @@ import resource
 import shutil
 import signal
 import stat
+import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from ddctltest import ENABLED, STOCK, Ddctl, check, tap, write_split_set  # noqa: E402
@@ -238,6 +241,90 @@ rc, out, err = run("--capture-writes", cap, "-f", queries, control=big, preexec=
 check("split-refused-names-write", rc == 1 and
       re.search(r'write 2 of \d+, from query "file big.c line \d+ \+p", was refused', err) and
       "1 earlier writes not restored" in err, "rc=%d\n%s" % (rc, err))
+
+# ---- a consistent snapshot: modules loaded or unloaded during the read ----
+# The kernel hands the control file out a page per read() and finds its
+# place again each time: a module unloaded meanwhile shifts the rest. ddctl
+# compares the module list (DDCTL_PROC_MODULES stands in for /proc/modules)
+# before and after the read and reads again until they agree, a few times.
+MODULES_A = ("virtio_net 69632 0 - Live 0xffffffffc0000000\n"
+             "bonding 200704 0 - Live 0xffffffffc0100000\n")
+MODULES_B = "virtio_net 69632 1 - Live 0xffffffffc0000000\n"
+
+
+def holds(pid, path):
+    """Does process @pid have @path open?"""
+    try:
+        fds = os.listdir("/proc/%d/fd" % pid)
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink("/proc/%d/fd/%s" % (pid, fd)) == path:
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def serve_control(fifo, modules, changes, served, proc):
+    """Serves ENABLED through @fifo, once per entry of @changes: True means a
+    module is unloaded (or loaded again) in the middle of that read. The
+    next open waits until ddctl has closed the FIFO (else it would join the
+    read that is ending)."""
+    data = read(ENABLED)
+    state = [MODULES_A]
+    for change in changes:
+        with open(fifo, "wb") as f:
+            f.write(data[:len(data) // 2])
+            f.flush()
+            if change:
+                state[0] = MODULES_B if state[0] == MODULES_A else MODULES_A
+                with open(modules + ".new", "w") as m:
+                    m.write(state[0])
+                os.rename(modules + ".new", modules)
+            f.write(data[len(data) // 2:])
+        served.append(change)
+        while holds(proc.pid, fifo) and proc.poll() is None:
+            time.sleep(0.01)
+
+
+def snapshot_run(changes, *args, **kw):
+    fifo, modules = os.path.join(tmp, "control-fifo"), os.path.join(tmp, "modules")
+    if os.path.exists(fifo):
+        os.unlink(fifo)
+    os.mkfifo(fifo)
+    with open(modules, "w") as m:
+        m.write(MODULES_A)
+    served = []
+    p = run.popen(*args, control=fifo, env={"DDCTL_PROC_MODULES": modules}, **kw)
+    t = threading.Thread(target=serve_control, args=(fifo, modules, changes, served, p),
+                         daemon=True)
+    t.start()
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        err += "timed out"
+    t.join(5)
+    return p.returncode, out, err, served
+
+
+rc0, want, _ = run("list", "--enabled")
+rc, out, err, served = snapshot_run([True, False], "list", "--enabled")
+check("snapshot-reread-after-module-change", rc0 == 0 and rc == 0 and out == want and
+      served == [True, False], "rc=%d served=%s\n%s" % (rc, served, err))
+rc, out, err, served = snapshot_run([False], "list", "--enabled")
+check("snapshot-stable-read-once", rc == 0 and out == want and served == [False],
+      "rc=%d served=%s\n%s" % (rc, served, err))
+cap = os.path.join(tmp, "snapshot-capture")
+rc, out, err, served = snapshot_run([True] * 5, "set", "module virtio_net +p", capture=cap)
+check("snapshot-never-stable-refused",
+      rc == 1 and len(served) == 5 and not os.path.exists(cap) and
+      re.search(r"modules were loaded or unloaded during each of 5 reads of \S+control-fifo: "
+                r"no consistent snapshot", err),
+      "rc=%d served=%s\n%s" % (rc, served, err))
 
 shutil.rmtree(tmp)
 tap.finish()

@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /*
  * libFuzzer: the /dev/kmsg record parser, the decoration parser with every
- * flag combination, and attributing what parses to a callsite.
+ * flag combination, and attributing what parses to a callsite; lines
+ * without decoration (by format) and cut decorations too.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,7 +15,8 @@ static const char table_text[] =
 	"a/b.c:1 [m]f =pmfsl \"x %s\\n\"\n"
 	"a/b.c:1 [m]f =pmfsl \"x %d y\\n\"\n"
 	"d.c:3 [n_x]h =pf \"z\" class:LOW\n"
-	"d.c:4 [n_x]h =_ \"%pS %*ph %%\"\n";
+	"d.c:4 [n_x]h =_ \"%pS %*ph %%\"\n"
+	"drivers/net/bonding/bond_main.c:6481 [bonding]bond_init_with_a_name_long_enough_to_be_cut =p \"Begin %s\\n\"\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -25,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ddctl_kmsg_record rec;
 	struct ddctl_kmsg_prefix p;
 	char *buf = malloc(size + 1);
+	const char *msg;
 	unsigned int flags;
 	size_t site;
 
@@ -51,9 +54,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				continue;
 			if (p.message < rec.text || p.message > rec.text + rec.len)
 				abort();
-			if (ddctl_kmsg_index_find(idx, &p, &site) > 0 && site >= 4)
+			if (ddctl_kmsg_index_find(idx, &p, &site) > 0 && site >= 5)
 				abort();
 		}
+		if (ddctl_kmsg_index_find_message(idx, rec.text, &site) > 0 && site >= 5)
+			abort();
+		for (flags = 0; flags <= DDCTL_FLAG_SOURCENAME; flags += 2)
+			if (ddctl_kmsg_index_find_cut(idx, rec.text, flags | DDCTL_FLAG_TID,
+						      &site, &msg) > 0 &&
+			    (site >= 5 || msg < rec.text || msg > rec.text + rec.len))
+				abort();
 	}
 	free(buf);
 	return 0;

@@ -133,6 +133,13 @@ static const struct bad_case rejected[] = {
 	{ "!module !x +p", 1, 9, "!x", "negated twice" },
 	{ "module !!x +p", 1, 8, "!!x", "negated twice" },
 	{ "!file x.c:foo +p", 1, 7, "x.c:foo", "negated file" },
+	/* the empty pattern matches nothing: negated, it would select every site */
+	{ "module ! +p", 1, 8, "!", "a negated module needs a value" },
+	{ "func ! +p", 1, 6, "!", "a negated func needs a value" },
+	{ "file ! +p", 1, 6, "!", "a negated file needs a value" },
+	{ "!module '' +p", 1, 9, "", "a negated module needs a value" },
+	{ "!func \"\" +p", 1, 7, "", "a negated func needs a value" },
+	{ "!format '' +p", 1, 9, "", "a negated format needs a value" },
 	{ "!module a module b +p", 1, 11, "module", "twice" },
 	{ "class a class b +p", 1, 9, "class", "twice" },
 	{ "format a format b +p", 1, 10, "format", "twice" },

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /* Saved settings: save, reset, restore gives the same table. */
+#include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "testlib.h"
+#include "../fuzz/save-roundtrip.h"
 
 static const char *const fixtures[] = {
 	"hand-escapes.txt", "control-6.12-stock.txt",
@@ -124,6 +126,64 @@ static void test_default_state(void **state)
 	ddctl_unref(ctx);
 }
 
+/*
+ * Every input fuzz-save-roundtrip found (tests/fuzz/crashes-save-roundtrip/)
+ * passes its round trip: file names with high bytes and the kernel's
+ * spaces, class unknown, two sites of one identity, the 'd' flag.
+ */
+static void test_fuzz_findings(void **state)
+{
+	static const char dir[] = FIXTURE_DIR "/../fuzz/crashes-save-roundtrip";
+	struct ddctl_ctx *ctx = test_ctx();
+	char path[4096], *data;
+	struct dirent *de;
+	const char *why;
+	size_t size, site = 0, n = 0;
+	DIR *d = opendir(dir);
+	FILE *f;
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || strstr(de->d_name, ".md"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		f = fopen(path, "rb");
+		assert_non_null(f);
+		data = malloc(1 << 16);
+		assert_non_null(data);
+		size = fread(data, 1, 1 << 16, f);
+		fclose(f);
+		why = save_roundtrip_check(ctx, (const uint8_t *)data, size, &site);
+		if (why)
+			fail_msg("%s: %s (site %zu)", de->d_name, why, site);
+		free(data);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 3);
+	ddctl_unref(ctx);
+}
+
+/* 'd' (Linux 7.2) is a flag queries set there: save keeps it. */
+static void test_stack_flag_saved(void **state)
+{
+	static const char txt[] = "a.c:10 [m]f =pd \"x\\n\"\na.c:11 [m]g =d \"y\\n\"\n"
+				  "a.c:12 [m]h =_ \"z\\n\"\n";
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = NULL, *zero = NULL;
+	char *text = NULL;
+
+	assert_int_equal(ddctl_table_new_from_buffer(ctx, txt, sizeof(txt) - 1, &t), 0);
+	assert_int_equal(ddctl_table_format_script(t, &text), 0);
+	assert_null(strstr(text, "saved without"));
+	assert_int_equal(ddctl_table_new_with_flags(t, 0, &zero), 0);
+	check_restore(ctx, zero, t, text);
+	free(text);
+	ddctl_table_unref(zero);
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
 static mode_t mode_of(const char *path)
 {
 	struct stat st;
@@ -172,6 +232,8 @@ int main(void)
 		cmocka_unit_test(test_save_is_compact),
 		cmocka_unit_test(test_default_state),
 		cmocka_unit_test(test_file_write),
+		cmocka_unit_test(test_fuzz_findings),
+		cmocka_unit_test(test_stack_flag_saved),
 	};
 
 	return cmocka_run_group_tests_name("save", tests, NULL, NULL);

@@ -11,6 +11,8 @@
 #   p   predict-*     ddctl --check --json against the kernel's real change
 #   f   fl-*          follow and run on the distro modules' own callsites
 #   cfg save/restore  the control file byte-identical after a round trip
+#   d   d-*           apply-config, watch (a module reloaded), sessions
+#                     --restore after SIGKILL, reset to the boot snapshot
 . /ddctl-tests/lib.sh
 REL=$(uname -r)
 MAJ=${REL%%.*}; MIN=${REL#*.}; MIN=${MIN%%[!0-9]*}
@@ -227,8 +229,10 @@ wait $fpid
 rc=$?
 check fl-follow-sigterm "rc=$rc: $(tail -c 300 $OUT/fl-follow.err)" eval '[ $rc = 0 -o $rc = 143 ] && cat $CONTROL | cmp -s - /tmp/before'
 # bond7 has no parent device: netdev_dbg prints it undecorated, whatever
-# the flags, so follow shows none of it without --all (reported, not failed)
+# the flags; follow attributes those lines by the bonding sites' formats
 note "follow bonding: $(grep -c . $OUT/fl-follow.txt) lines shown; $(grep 'lines from' $OUT/fl-follow.err)"
+check fl-follow-undecorated "no bond7 line attributed to bonding: $(head -c 300 $OUT/fl-follow.txt)" \
+	grep -q '^bonding .*bond7' $OUT/fl-follow.txt
 
 # ---- cfg: save and restore round trip -------------------------------------
 reset_all
@@ -240,5 +244,52 @@ reset_all
 ddctl restore /tmp/s.conf > $OUT/restore.txt 2>&1
 rrc=$?
 check cfg-save-restore "save rc=$src, restore rc=$rrc" eval '[ $src = 0 -a $rrc = 0 ] && cat $CONTROL | cmp -s - /tmp/saved-state'
+
+# ---- d: apply-config, watch, sessions, reset on this kernel ---------------
+# state checks: the sites as configured, the control file byte-identical
+# after a killed session is restored and after reset
+reset_all
+mkdir -p /etc/ddctl.d /run/ddctl
+echo 'module bridge =pl' > /etc/ddctl.d/90-distro.conf
+ddctl apply-config > $OUT/d-apply.txt 2>&1
+rc=$?
+bad=$(control | awk '$2 ~ /^\[bridge\]/ && $3 != "=pl"' | wc -l)
+check d-apply-config "rc=$rc, $bad bridge sites not =pl: $(head -c 300 $OUT/d-apply.txt)" \
+	[ $rc = 0 -a "$bad" = 0 ]
+reset_all
+ddctl watch > $OUT/d-watch.txt 2>&1 &
+wpid=$!
+sleep 2
+rmmod bridge 2>> $OUT/d-watch.txt && modprobe bridge
+bad=-1
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	n=$(control | awk '$2 ~ /^\[bridge\]/' | wc -l)
+	bad=$(control | awk '$2 ~ /^\[bridge\]/ && $3 != "=pl"' | wc -l)
+	[ "$n" -gt 0 -a "$bad" = 0 ] && break
+	sleep 1
+done
+kill -TERM $wpid; wait $wpid
+check d-watch "$bad bridge sites not =pl after the reload under watch: $(head -c 300 $OUT/d-watch.txt)" \
+	[ "$bad" = 0 ]
+rm -f /etc/ddctl.d/90-distro.conf
+reset_all
+cat $CONTROL > /tmp/before
+ddctl follow module bonding +p > /dev/null 2> $OUT/d-sess.err &
+fpid=$!
+sleep 3
+kill -KILL $fpid; wait $fpid
+on=$(control | awk '$2 ~ /^\[bonding\]/ && $3 != "=_"' | wc -l)
+ddctl sessions > $OUT/d-sessions.txt 2>&1
+ddctl sessions --restore >> $OUT/d-sessions.txt 2>&1
+rc=$?
+check d-sessions-restore "rc=$rc, $on bonding sites were on after SIGKILL: $(head -c 300 $OUT/d-sessions.txt)" \
+	eval '[ $rc = 0 -a "$on" -gt 0 ] && cat $CONTROL | cmp -s - /tmp/before'
+rm -f /run/ddctl/boot.conf
+ddctl save --boot > $OUT/d-reset.txt 2>&1
+ddctl set 'module e1000 +pf; module dm_mod +p' >> $OUT/d-reset.txt 2>&1
+ddctl reset >> $OUT/d-reset.txt 2>&1
+rc=$?
+check d-reset "rc=$rc, the control file after reset differs from the boot snapshot: $(head -c 300 $OUT/d-reset.txt)" \
+	eval '[ $rc = 0 ] && cat $CONTROL | cmp -s - /tmp/before'
 reset_all
 exit 0

@@ -12,6 +12,8 @@
 #   k  k-*               kernel series v2: the review's defects (kernel.sh)
 #   gd cmdline-*         the rate guard, --for, the command line's words
 #                        (guard.sh)
+#   snap snap-*          a consistent snapshot while a module unloads
+#                        (snapshot.sh)
 # (e, no Oops/WARNING/BUG in the log, is checked on the host.)
 # Environment from the kernel command line: DDCTL_NCPU, DDCTL_KIND
 # (stock|patched), DDCTL_BOOTFILE (file given to dyndbg= at boot).
@@ -196,3 +198,6 @@ fi
 
 # ---- ks: the kernel's own selftests of the series (kselftest.sh) -------
 . /ddctl-tests/kselftest.sh
+
+# ---- snap: a consistent snapshot while a module unloads (snapshot.sh) --
+. /ddctl-tests/snapshot.sh
