@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: the ddctl authors
+/*
+ * Modules loaded during a follow/run session: the module-load uevents the
+ * session listens to, the session's queries applied to such a module (it
+ * got them at load already when the session's load-time file names it;
+ * again they change nothing), its printing sites added to the followed
+ * ones, and, when the session ends, those modules' sites given their own
+ * defaults.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops/commit.h"
+#include "ops/modload.h"
+#include "ops/state.h"
+#include "output/message.h"
+
+void cli_modload_say(struct cli *cli, struct ddctl_session *s)
+{
+	const char *path = ddctl_session_get_load_config_path(s);
+	size_t i, n = ddctl_session_get_module_count(s);
+
+	if (!path || !n || cli->quiet)
+		return;
+	cli_note(cli, "modules that load during the session get its queries at load (%s):", path);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %s", ddctl_session_get_module(s, i));
+	fputc('\n', stderr);
+}
+
+void cli_modload_open(struct cli *cli, struct ddctl_uevent_listener **l)
+{
+	int r = ddctl_uevent_listener_new(cli->ctx, l);
+
+	if (r < 0) {
+		*l = NULL;
+		cli_warn(cli, "warning: cannot listen for module loads (%s): the sites of modules loaded during the session are not followed\n",
+			 strerror(-r));
+	}
+}
+
+/* @module's queries of @user and the decoration, committed quietly. */
+static int apply_to_module(struct cli *cli, struct ddctl_queryset *user,
+			   unsigned int decoration, const char *module)
+{
+	struct ddctl_queryset *set = NULL;
+	struct cli_commit how = { .quiet = true };
+	char word[DDCTL_FLAGS_BUFSZ], *deco = NULL;
+	int r = ddctl_queryset_new_for_module(user, module, &set);
+
+	if (r < 0 || ddctl_queryset_get_count(set) == 0) {
+		ddctl_queryset_unref(set);
+		return r < 0 ? r : 0;
+	}
+	ddctl_flags_format(decoration, word);
+	word[0] = '+';
+	if (decoration && asprintf(&deco, "module %s %s", module, word) < 0)
+		r = -ENOMEM;
+	if (!r && deco)
+		r = ddctl_queryset_parse(set, deco, 0);
+	free(deco);
+	if (!r) {
+		cli_set_commit(cli, set, &how);
+		r = how.error;
+	}
+	ddctl_queryset_unref(set);
+	return r < 0 ? r : 1;
+}
+
+/* Does @user select sites of @module (a query for it, or for every module)? */
+static bool selects(struct ddctl_queryset *user, const char *module)
+{
+	struct ddctl_queryset *set = NULL;
+	bool any = ddctl_queryset_new_for_module(user, module, &set) == 0 &&
+		   ddctl_queryset_get_count(set) > 0;
+
+	ddctl_queryset_unref(set);
+	return any;
+}
+
+int cli_modload_handle(struct cli *cli, struct ddctl_uevent_listener *l,
+		       struct ddctl_session *s, struct ddctl_queryset *user,
+		       unsigned int decoration, size_t *added)
+{
+	struct ddctl_table *now = NULL;
+	char module[256];
+	bool locked;
+	int r = ddctl_uevent_listener_read(l, module, sizeof(module));
+
+	*added = 0;
+	if (r != 1 || !selects(user, module))
+		return 0; /* not a module load, forged, or not ours */
+	locked = cli_lock(cli);
+	/* recorded first: a session killed now still gives it its defaults */
+	r = ddctl_session_add_module(s, module);
+	if (!r)
+		r = apply_to_module(cli, user, decoration, module);
+	if (r >= 0)
+		r = ddctl_table_read(cli->ctx, &now);
+	if (r >= 0)
+		r = ddctl_session_follow_module(s, now, module, added);
+	if (locked)
+		cli_unlock();
+	ddctl_table_unref(now);
+	if (r < 0)
+		cli_error(cli, "module %s loaded: %s\n", module, strerror(-r));
+	else if (*added)
+		cli_note(cli, "module %s loaded: following %zu more callsite%s\n", module,
+			 *added, *added == 1 ? "" : "s");
+	return r < 0 ? r : 0;
+}
+
+/* The set that gives @module's sites in @now their defaults, else =_. */
+static int module_back(struct cli *cli, struct ddctl_table *now, const char *module,
+		       struct ddctl_queryset **back)
+{
+	char *text = NULL;
+	int r = ddctl_queryset_new_module_defaults(now, module, back);
+
+	if (r == 0 || r == -ENOMEM)
+		return r;
+	/* no defaults known: off, as a module without DEBUG starts */
+	cli_warn(cli, "warning: module %s loaded during the session: its defaults are unknown (%s): its callsites are switched off\n",
+		 module, strerror(-r));
+	r = ddctl_queryset_new(cli->ctx, back);
+	if (!r && asprintf(&text, "module %s =_", module) < 0)
+		r = -ENOMEM;
+	if (!r)
+		r = ddctl_queryset_parse(*back, text, 0);
+	free(text);
+	return r;
+}
+
+static bool has_sites(struct ddctl_table *now, const char *module)
+{
+	size_t i;
+
+	for (i = 0; i < ddctl_table_get_count(now); i++)
+		if (!strcmp(ddctl_site_get_module(ddctl_table_get_site(now, i)), module))
+			return true;
+	return false;
+}
+
+int cli_modload_restore(struct cli *cli, struct ddctl_session *s,
+			struct ddctl_table *now, struct ddctl_queryset *set)
+{
+	size_t i, j, n = ddctl_session_get_module_count(s);
+	int r = 0;
+
+	for (i = 0; !r && i < n; i++) {
+		const char *m = ddctl_session_get_module(s, i);
+		struct ddctl_queryset *back = NULL;
+
+		if (!has_sites(now, m))
+			continue;
+		r = module_back(cli, now, m, &back);
+		for (j = 0; !r && j < ddctl_queryset_get_count(back); j++)
+			r = ddctl_queryset_parse(set, ddctl_query_get_canonical(
+							     ddctl_queryset_get_query(back, j)), 0);
+		ddctl_queryset_unref(back);
+	}
+	return r;
+}
