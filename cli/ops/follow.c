@@ -64,6 +64,8 @@ struct follow {
 	struct ddctl_monitor *monitor;
 	struct ddctl_uevent_listener *uevents; /* modules loaded meanwhile */
 	struct ddctl_queryset *user; /* the user's set, aliases resolved */
+	struct cli_modload_lines kept; /* lines no site claimed, until a module loads */
+	bool replaying;
 	unsigned long long *counts; /* per followed site */
 	unsigned long long lines, other, lost;
 	FILE *out;
@@ -234,6 +236,8 @@ static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
 	    ddctl_kmsg_index_find(f->index, &p, &site) > 0) {
 		if (!wanted(f, rec, p.message))
 			return;
+		if (f->replaying && f->other)
+			f->other--; /* counted when it was read */
 		f->shown++;
 		f->counts[site]++;
 		f->lines++;
@@ -243,6 +247,10 @@ static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
 				   f->opts->raw ? rec->text : p.message);
 		return;
 	}
+	if (f->replaying)
+		return;
+	if (f->uevents && !f->opts->all && rec->facility == 0 && rec->level == 7)
+		cli_modload_keep(&f->kept, rec);
 	if (!wanted(f, rec, rec->text))
 		return;
 	f->other++;
@@ -501,7 +509,15 @@ static int drain(struct follow *f)
 	return -EIO;
 }
 
-/* A module loaded: its sites join the followed ones (counts and index grow). */
+static void replay_record(const struct ddctl_kmsg_record *rec, void *data)
+{
+	handle_record(data, rec);
+}
+
+/*
+ * A module loaded: its sites join the followed ones (counts and index
+ * grow), and the lines read before, its init's, are looked at again.
+ */
 static void on_module_load(struct follow *f)
 {
 	size_t added, n;
@@ -522,6 +538,21 @@ static void on_module_load(struct follow *f)
 	if (!c || ddctl_kmsg_index_new(f->sites, &f->index) < 0)
 		f->out_error = true; /* out of memory: the session ends, restored */
 	columns_init(f);
+	f->replaying = true;
+	if (!f->out_error)
+		cli_modload_replay(&f->kept, replay_record, f);
+	f->replaying = false;
+}
+
+/* The module loads the kernel announced already (run: the command's, before it ended). */
+static void modules_pending(struct follow *f)
+{
+	struct pollfd p = { 0 };
+
+	p.fd = f->uevents ? ddctl_uevent_listener_get_fd(f->uevents) : -1;
+	p.events = POLLIN;
+	while (f->uevents && !f->out_error && poll(&p, 1, 0) > 0 && (p.revents & POLLIN))
+		on_module_load(f);
 }
 
 static int follow_loop(struct follow *f)
@@ -576,8 +607,10 @@ static int follow_loop(struct follow *f)
 		}
 		r = 0;
 	}
-	if (f->child && !got_signal) /* what the command printed last */
+	if (f->child && !got_signal) { /* what the command printed last */
 		r = drain(f);
+		modules_pending(f);
+	}
 	if (r == -ENODATA || r == 0)
 		return 0;
 	if (f->out_error) {
@@ -933,6 +966,7 @@ restore_signals:
 	signals(false, old, &f.waitmask);
 	ddctl_monitor_free(f.monitor);
 	ddctl_uevent_listener_free(f.uevents);
+	cli_modload_lines_free(&f.kept);
 	ddctl_queryset_unref(f.user);
 	ddctl_kmsg_free(f.kmsg);
 	ddctl_kmsg_index_free(f.index);

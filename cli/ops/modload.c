@@ -18,6 +18,14 @@
 #include "ops/state.h"
 #include "output/message.h"
 
+static void drop(struct ddctl_kmsg_record *r)
+{
+	free((char *)r->text);
+	free((char *)r->device);
+	free((char *)r->subsystem);
+	memset(r, 0, sizeof(*r));
+}
+
 void cli_modload_say(struct cli *cli, struct ddctl_session *s)
 {
 	const char *path = ddctl_session_get_load_config_path(s);
@@ -163,4 +171,54 @@ int cli_modload_restore(struct cli *cli, struct ddctl_session *s,
 		ddctl_queryset_unref(back);
 	}
 	return r;
+}
+
+void cli_modload_keep(struct cli_modload_lines *k, const struct ddctl_kmsg_record *rec)
+{
+	struct ddctl_kmsg_record *r;
+	size_t slot;
+
+	if (!k->recs && !(k->recs = calloc(CLI_MODLOAD_KEPT, sizeof(*k->recs))))
+		return;
+	slot = (k->first + k->count) % CLI_MODLOAD_KEPT;
+	if (k->count == CLI_MODLOAD_KEPT) { /* full: the oldest goes */
+		drop(&k->recs[k->first]);
+		k->first = (k->first + 1) % CLI_MODLOAD_KEPT;
+		k->count--;
+	}
+	r = &k->recs[slot];
+	*r = *rec;
+	r->text = strndup(rec->text, rec->len);
+	r->device = rec->device ? strdup(rec->device) : NULL;
+	r->subsystem = rec->subsystem ? strdup(rec->subsystem) : NULL;
+	if (!r->text || (rec->device && !r->device) || (rec->subsystem && !r->subsystem)) {
+		drop(r);
+		return;
+	}
+	k->count++;
+}
+
+void cli_modload_replay(struct cli_modload_lines *k,
+			void (*fn)(const struct ddctl_kmsg_record *rec, void *data), void *data)
+{
+	size_t i, n = k->count;
+
+	k->count = 0;
+	for (i = 0; i < n; i++) {
+		struct ddctl_kmsg_record *r = &k->recs[(k->first + i) % CLI_MODLOAD_KEPT];
+
+		fn(r, data);
+		drop(r);
+	}
+	k->first = 0;
+}
+
+void cli_modload_lines_free(struct cli_modload_lines *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->count; i++)
+		drop(&k->recs[(k->first + i) % CLI_MODLOAD_KEPT]);
+	free(k->recs);
+	memset(k, 0, sizeof(*k));
 }

@@ -22,4 +22,20 @@ int cli_modload_handle(struct cli *cli, struct ddctl_uevent_listener *l,
 int cli_modload_restore(struct cli *cli, struct ddctl_session *s,
 			struct ddctl_table *now, struct ddctl_queryset *set);
 
+/*
+ * The kernel log lines no followed site claimed, kept (the last
+ * CLI_MODLOAD_KEPT) until a module loads: its init prints before its
+ * load uevent comes, so its lines are read before its sites are followed.
+ */
+#define CLI_MODLOAD_KEPT 1024
+struct cli_modload_lines {
+	struct ddctl_kmsg_record *recs; /* a ring, copies */
+	size_t first, count;
+};
+void cli_modload_keep(struct cli_modload_lines *k, const struct ddctl_kmsg_record *rec);
+/* @fn on each kept line, oldest first; then none is kept. */
+void cli_modload_replay(struct cli_modload_lines *k,
+			void (*fn)(const struct ddctl_kmsg_record *rec, void *data), void *data);
+void cli_modload_lines_free(struct cli_modload_lines *k);
+
 #endif

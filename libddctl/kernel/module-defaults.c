@@ -7,23 +7,80 @@
  * (model/ko-dyndbg.c), checked against the loaded sites.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef HAVE_LIBLZMA
+#include <lzma.h>
+#endif
+
 #include "core/ctx.h"
 #include "kernel/kmod.h"
+#include "kernel/module-defaults.h"
 #include "model/ko-dyndbg.h"
 #include "model/restore.h"
 #include "model/save.h"
 #include "model/table.h"
 #include "util/read-file.h"
 
-/* xz, zstd and gzip: modules compressed by the distribution */
+#define OBJECT_MAX (64U << 20) /* as read_full_file()'s bound */
+
+static bool is_xz(const char *buf, size_t len)
+{
+	return len >= 6 && !memcmp(buf, "\3757zXZ\0", 6);
+}
+
+/* zstd and gzip: modules compressed by the distribution, not read */
 static bool compressed(const char *buf, size_t len)
 {
-	return (len >= 6 && !memcmp(buf, "\3757zXZ\0", 6)) ||
-	       (len >= 4 && !memcmp(buf, "\050\265\057\375", 4)) ||
+	return is_xz(buf, len) || (len >= 4 && !memcmp(buf, "\050\265\057\375", 4)) ||
 	       (len >= 2 && !memcmp(buf, "\037\213", 2));
+}
+
+int module_object_unxz(const char *in, size_t len, char **out, size_t *outlen)
+{
+#ifdef HAVE_LIBLZMA
+	lzma_stream s = LZMA_STREAM_INIT;
+	size_t cap = 0;
+	char *buf = NULL, *tmp;
+	lzma_ret ret = lzma_stream_decoder(&s, UINT64_MAX, 0);
+
+	if (ret != LZMA_OK)
+		return -ENOMEM;
+	s.next_in = (const uint8_t *)in;
+	s.avail_in = len;
+	do {
+		if (!s.avail_out) {
+			size_t used = cap - s.avail_out;
+
+			cap = cap ? cap * 2 : len * 4 + 4096;
+			tmp = cap <= 2 * (size_t)OBJECT_MAX ? realloc(buf, cap) : NULL;
+			if (!tmp) {
+				ret = LZMA_MEM_ERROR;
+				break;
+			}
+			buf = tmp;
+			s.next_out = (uint8_t *)buf + used;
+			s.avail_out = cap - used;
+		}
+		ret = lzma_code(&s, LZMA_FINISH);
+	} while (ret == LZMA_OK);
+	*outlen = cap - s.avail_out;
+	lzma_end(&s);
+	if (ret != LZMA_STREAM_END || *outlen > OBJECT_MAX) {
+		free(buf);
+		return ret == LZMA_MEM_ERROR ? -ENOMEM : -EBADMSG;
+	}
+	*out = buf;
+	return 0;
+#else
+	(void)in;
+	(void)len;
+	(void)out;
+	(void)outlen;
+	return -EOPNOTSUPP;
+#endif
 }
 
 /* The object of @module, as libkmod finds it for the running kernel. */
@@ -41,7 +98,15 @@ static int read_object(struct ddctl_ctx *ctx, const char *module, char **buf, si
 		r = -ENOENT;
 	if (!r)
 		r = read_full_file(path, 0, buf, len);
-	if (!r && compressed(*buf, *len)) {
+	if (!r && is_xz(*buf, *len)) {
+		char *plain = NULL;
+
+		r = module_object_unxz(*buf, *len, &plain, len);
+		free(*buf);
+		*buf = plain;
+		if (r == -EOPNOTSUPP)
+			dbg(ctx, "%s: compressed with xz, and ddctl is built without liblzma\n", path);
+	} else if (!r && compressed(*buf, *len)) {
 		dbg(ctx, "%s: compressed: its defaults are not read\n", path);
 		free(*buf);
 		*buf = NULL;

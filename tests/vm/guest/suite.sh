@@ -181,6 +181,9 @@ fi
 # ---- fl: scoped debugging, follow/run/sessions/reset (follow.sh) -------
 . /ddctl-tests/follow.sh
 
+# ---- ml: modules loaded during a session, reset's later modules (modload.sh)
+. /ddctl-tests/modload.sh
+
 # ---- n: the dyndbg netlink family (kernel series part 2) ---------------
 . /ddctl-tests/netlink.sh
 
