@@ -65,6 +65,7 @@ struct follow {
 	struct ddctl_uevent_listener *uevents; /* modules loaded meanwhile */
 	struct ddctl_queryset *user; /* the user's set, aliases resolved */
 	struct cli_modload_lines kept; /* lines no site claimed, until a module loads */
+	const char *cmdline; /* for the record */
 	bool replaying;
 	unsigned long long *counts; /* per followed site */
 	unsigned long long lines, other, lost;
@@ -524,7 +525,7 @@ static void on_module_load(struct follow *f)
 	unsigned long long *c;
 
 	if (cli_modload_handle(f->cli, f->uevents, f->session, f->user, decoration(f),
-			       &added) < 0 || !added)
+			       f->cmdline, &added) < 0 || !added)
 		return;
 	f->sites = ddctl_session_get_sites(f->session);
 	n = ddctl_table_get_count(f->sites);
@@ -897,6 +898,7 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 	if (st)
 		goto out;
 	cmdline = command_line(name, argc, argv, command);
+	f.cmdline = cmdline;
 	got_signal = 0;
 	child_done = 0;
 	signals(true, old, &f.waitmask);

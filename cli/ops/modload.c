@@ -2,11 +2,12 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /*
  * Modules loaded during a follow/run session: the module-load uevents the
- * session listens to, the session's queries applied to such a module (it
- * got them at load already when the session's load-time file names it;
- * again they change nothing), its printing sites added to the followed
- * ones, and, when the session ends, those modules' sites given their own
- * defaults.
+ * session listens to, the session's queries applied to such a module and
+ * its printing sites added to the followed ones. A module the session's
+ * load-time file names got them at load (again they change nothing), and
+ * gets its own defaults when the session ends; another one gets a session
+ * of its own, joined to the session, that puts back what it had when it
+ * loaded.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -89,9 +90,51 @@ static bool selects(struct ddctl_queryset *user, const char *module)
 	return any;
 }
 
+static bool configured_at_load(struct ddctl_session *s, const char *module)
+{
+	size_t i, n = ddctl_session_get_module_count(s);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(ddctl_session_get_module(s, i), module))
+			return true;
+	return false;
+}
+
+/*
+ * Another module the queries select (a wildcard, insmod of a module the
+ * file names not): a session of its own on its state now, joined to the
+ * session (its restore script brings the module back to this state),
+ * its set committed after the record has it.
+ */
+static int join_module(struct cli *cli, struct ddctl_session *s, struct ddctl_queryset *user,
+		       unsigned int decoration, const char *cmdline, struct ddctl_table *now,
+		       const char *module, size_t *added)
+{
+	struct ddctl_queryset *set = NULL;
+	struct ddctl_session *sub = NULL;
+	struct cli_commit how = { .quiet = true, .table = now };
+	int r = ddctl_queryset_new_for_module(user, module, &set);
+
+	if (!r)
+		r = ddctl_session_new(set, now, decoration, &sub);
+	if (!r && ddctl_session_get_change_count(sub) && !ddctl_session_get_path(s))
+		r = ddctl_session_save(s, cmdline);
+	if (!r)
+		r = ddctl_session_merge(s, sub);
+	if (!r && ddctl_session_get_change_count(sub)) {
+		cli_set_commit(cli, ddctl_session_get_set(sub), &how);
+		r = how.error;
+	}
+	if (!r)
+		*added = ddctl_table_get_count(ddctl_session_get_sites(sub));
+	ddctl_session_free(sub);
+	ddctl_queryset_unref(set);
+	return r;
+}
+
 int cli_modload_handle(struct cli *cli, struct ddctl_uevent_listener *l,
 		       struct ddctl_session *s, struct ddctl_queryset *user,
-		       unsigned int decoration, size_t *added)
+		       unsigned int decoration, const char *cmdline, size_t *added)
 {
 	struct ddctl_table *now = NULL;
 	char module[256];
@@ -102,14 +145,19 @@ int cli_modload_handle(struct cli *cli, struct ddctl_uevent_listener *l,
 	if (r != 1 || !selects(user, module))
 		return 0; /* not a module load, forged, or not ours */
 	locked = cli_lock(cli);
-	/* recorded first: a session killed now still gives it its defaults */
-	r = ddctl_session_add_module(s, module);
-	if (!r)
+	r = ddctl_table_read(cli->ctx, &now);
+	if (r >= 0 && configured_at_load(s, module)) {
+		/* its queries came with the load (again: insmod reads no modprobe.d) */
 		r = apply_to_module(cli, user, decoration, module);
-	if (r >= 0)
-		r = ddctl_table_read(cli->ctx, &now);
-	if (r >= 0)
-		r = ddctl_session_follow_module(s, now, module, added);
+		ddctl_table_unref(now);
+		now = NULL;
+		if (r >= 0)
+			r = ddctl_table_read(cli->ctx, &now);
+		if (r >= 0)
+			r = ddctl_session_follow_module(s, now, module, added);
+	} else if (r >= 0) {
+		r = join_module(cli, s, user, decoration, cmdline, now, module, added);
+	}
 	if (locked)
 		cli_unlock();
 	ddctl_table_unref(now);

@@ -11,14 +11,15 @@ void cli_modload_open(struct cli *cli, struct ddctl_uevent_listener **l);
 /* Say which modules the session's load-time file configures. */
 void cli_modload_say(struct cli *cli, struct ddctl_session *s);
 /*
- * One uevent: a module @user selects was loaded: recorded in the session,
- * @user's queries for it and the decoration applied, its printing sites
- * followed (@added: how many; ddctl_session_get_sites() has them last).
+ * One uevent: a module @user selects was loaded: @user's queries for it
+ * and the decoration applied (the record has them first; @cmdline for a
+ * record not written yet), its printing sites followed (@added: how many;
+ * ddctl_session_get_sites() has them last).
  */
 int cli_modload_handle(struct cli *cli, struct ddctl_uevent_listener *l,
 		       struct ddctl_session *s, struct ddctl_queryset *user,
-		       unsigned int decoration, size_t *added);
-/* Append to @set what gives the session's later modules their defaults. */
+		       unsigned int decoration, const char *cmdline, size_t *added);
+/* Append to @set what gives the modules configured at load their defaults. */
 int cli_modload_restore(struct cli *cli, struct ddctl_session *s,
 			struct ddctl_table *now, struct ddctl_queryset *set);
 

@@ -1354,10 +1354,11 @@ const char *ddctl_session_get_restore_script(const struct ddctl_session *session
 
 /**
  * ddctl_session_get_module_count() - modules that were not loaded when
- * the session started and whose sites it may change: those a query of
- * the session names alone (configured at load through the load-time
- * file) and those added with ddctl_session_add_module(). Ending the
- * session gives their sites their defaults (ddctl_queryset_new_module_defaults()).
+ * the session started and that a query of the session names alone: they
+ * are configured at load through the load-time file, so ending the
+ * session gives their sites their own defaults
+ * (ddctl_queryset_new_module_defaults()) rather than the flags they had
+ * once loaded.
  */
 size_t ddctl_session_get_module_count(const struct ddctl_session *session);
 /** ddctl_session_get_module() - module @idx (0-based), or NULL. */
@@ -1387,13 +1388,20 @@ const char *ddctl_session_get_load_config_path(const struct ddctl_session *sessi
 int ddctl_session_remove_load_config(struct ddctl_session *session);
 
 /**
- * ddctl_session_add_module() - a module loaded during the session that
- * it is about to change: recorded (the record is rewritten when saved)
- * so that ending or restoring the session gives its sites their defaults
+ * ddctl_session_merge() - join @sub, a session planned on a module that
+ * loaded during @session, to @session
+ * @session: a live session
+ * @sub: ddctl_session_new() of the session's queries for that module, on
+ *       the state read after it loaded: its "restore" script brings the
+ *       module's sites back to what they had then
  *
- * Return: 0 or a negative errno.
+ * Its scripts are appended to @session's (the record is rewritten first
+ * when saved: commit @sub's set after this) and its followed sites to
+ * @session's (the indices of those followed before stay).
+ *
+ * Return: 0 or a negative errno (@session is unchanged).
  */
-int ddctl_session_add_module(struct ddctl_session *session, const char *module);
+int ddctl_session_merge(struct ddctl_session *session, struct ddctl_session *sub);
 
 /**
  * ddctl_session_follow_module() - follow @module's sites too

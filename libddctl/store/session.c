@@ -439,16 +439,53 @@ DDCTL_EXPORT const char *ddctl_session_get_module(const struct ddctl_session *s,
 	return idx < s->nmodules ? s->modules[idx] : NULL;
 }
 
-DDCTL_EXPORT int ddctl_session_add_module(struct ddctl_session *s, const char *module)
+static int join(char **a, const char *b)
 {
-	int r;
+	char *j;
 
-	if (has_module(s, module))
-		return 0;
-	r = add_module(s, module);
-	if (!r && s->path)
+	if (asprintf(&j, "%s%s", *a ? *a : "", b ? b : "") < 0)
+		return -ENOMEM;
+	free(*a);
+	*a = j;
+	return 0;
+}
+
+DDCTL_EXPORT int ddctl_session_merge(struct ddctl_session *s, struct ddctl_session *sub)
+{
+	struct ddctl_table *joined = NULL;
+	char *during = strdup(s->during ? s->during : ""), *restore = strdup(s->restore ? s->restore : "");
+	int r = during && restore ? 0 : -ENOMEM;
+
+	if (!r)
+		r = join(&during, sub->during);
+	if (!r)
+		r = join(&restore, sub->restore);
+	if (!r)
+		r = table_concat(s->sites, sub->sites, &joined);
+	/* the record first: a session killed now still puts the sites back */
+	if (!r && s->path) {
+		char *d0 = s->during, *r0 = s->restore;
+
+		s->during = during;
+		s->restore = restore;
 		r = record_write(s, s->path);
-	return r;
+		s->during = d0;
+		s->restore = r0;
+	}
+	if (r < 0) {
+		free(during);
+		free(restore);
+		ddctl_table_unref(joined);
+		return r;
+	}
+	free(s->during);
+	free(s->restore);
+	s->during = during;
+	s->restore = restore;
+	ddctl_table_unref(s->sites);
+	s->sites = joined;
+	s->changes += sub->changes;
+	return 0;
 }
 
 DDCTL_EXPORT int ddctl_session_follow_module(struct ddctl_session *s,
