@@ -10,8 +10,8 @@
 # by suite.sh; also runs alone (run-vm.py --script modload).
 . /ddctl-tests/lib.sh
 
-MTESTS="ml-run-modprobe ml-run-alias ml-follow-load ml-exit-paths ml-sigkill-restore \
-ml-reset-later"
+MTESTS="ml-run-modprobe ml-run-alias ml-follow-load ml-follow-wildcard ml-exit-paths \
+ml-sigkill-restore ml-reset-later"
 KMOD=/kmod/bin
 MPD=/run/modprobe.d
 MSESSIONS=/run/ddctl/sessions
@@ -75,6 +75,22 @@ else
 	c=$(grep -c "^$TDD *do_cats:[0-9]* *test_dd: doing categories\$" $OUT/ml3.txt)
 	check ml-follow-load "$n init lines, $c do_cats lines, files=$(ml_ours) records=$(ml_records): $(tr '\n' '|' < $OUT/ml3.err | head -c 300)" \
 		eval '[ "$n" = 2 -a "$c" = 2 ] && ml_clean'
+
+	# ---- a wildcard: no load-time file; the module joins the session at
+	# its load uevent (insmod), on its state then, and is put back to it
+	ml_unload $TDD
+	ddctl follow 'module test_dynamic_de* +p' > $OUT/ml7.txt 2> $OUT/ml7.err &
+	pid=$!
+	wait_until grep -q following $OUT/ml7.err
+	files=$(ml_ours)
+	insmod $MODDIR/$TDD.ko
+	wait_until grep -q "module $TDD loaded: following" $OUT/ml7.err
+	cat /sys/module/$TDD/parameters/do_prints > /dev/null
+	wait_until eval 'grep -q "test_dd: doing categories" $OUT/ml7.txt'
+	kill -TERM $pid; wait $pid
+	c=$(grep -c "^$TDD *do_cats:[0-9]* *test_dd: doing categories\$" $OUT/ml7.txt)
+	check ml-follow-wildcard "$files file(s), $c do_cats lines, then files=$(ml_ours) records=$(ml_records): $(flags_of_module $TDD | sort | uniq -c | tr '\n' ' '): $(tr '\n' '|' < $OUT/ml7.err | head -c 300)" \
+		eval '[ "$files" = 0 -a "$c" = 1 ] && ml_clean'
 
 	# ---- every ending signal, and a command that fails: nothing left
 	bad=""
