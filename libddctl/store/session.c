@@ -586,6 +586,26 @@ DDCTL_EXPORT int ddctl_session_get_restore(struct ddctl_session *s,
 	return r;
 }
 
+/*
+ * A record names its load-time file by the one name ddctl gives it (its
+ * pid and start time): nothing else is ever removed on its word.
+ */
+static int own_modprobe_path(struct ddctl_session *s)
+{
+	char want[PATH_MAX];
+
+	if (!s->modprobe)
+		return 0;
+	if (modprobe_run_path(s->ctx, s->pid, s->starttime, want, sizeof(want)) == 0 &&
+	    !strcmp(want, s->modprobe))
+		return 0;
+	err(s->ctx, "session record of pid %ld: modprobe=%s is not its load-time file: ignored\n",
+	    s->pid, s->modprobe);
+	free(s->modprobe);
+	s->modprobe = NULL;
+	return 0;
+}
+
 /* "key=value" lines, then "[during]" and "[restore]" scripts. */
 static int session_parse(struct ddctl_session *s, char *text)
 {
@@ -617,7 +637,9 @@ static int session_parse(struct ddctl_session *s, char *text)
 	s->restore = strdup(restore + 11);
 	if (!s->during || !s->restore)
 		return -ENOMEM;
-	return pid && st ? 0 : -EBADMSG;
+	if (!pid || !st)
+		return -EBADMSG;
+	return own_modprobe_path(s);
 }
 
 /* The whole of @path, NUL-terminated; -EBADMSG when it holds a NUL. */

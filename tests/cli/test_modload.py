@@ -117,6 +117,18 @@ check("load-time-file-sigkill-then-sessions-restore",
       "up=%s left=%s rc=%d now=%s %s" % (up, left, rc, ours(), err))
 subprocess.run(["pkill", "-P", str(p.pid), "sleep"], check=False)
 
+# a record is trusted with no other path: a forged modprobe= is not removed
+clean()
+victim = os.path.join(tmp, "victim.conf")
+open(victim, "w").write("keep me\n")
+os.makedirs(os.path.join(RUN, "sessions"), exist_ok=True)
+with open(os.path.join(RUN, "sessions", "999999999-1.session"), "w") as f:
+    f.write("pid=999999999\nstarttime=1\nstart=0\ncommand=ddctl run x\n"
+            "modprobe=%s\nmodule=ddctl_later_mod\n[during]\n[restore]\n" % victim)
+rc, out, err = run("sessions", "--restore")
+check("forged-modprobe-path-not-removed", os.path.exists(victim) and "is not its load-time file" in err
+      and not records(), "rc=%d exists=%s %s" % (rc, os.path.exists(victim), err))
+
 # ---- stale files of ddctl's own pattern; a directory others can write ----
 clean()
 os.makedirs(MPD, exist_ok=True)
