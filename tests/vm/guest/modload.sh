@@ -92,9 +92,9 @@ else
 	check ml-follow-wildcard "$files file(s), $c do_cats lines, then files=$(ml_ours) records=$(ml_records): $(flags_of_module $TDD | sort | uniq -c | tr '\n' ' '): $(tr '\n' '|' < $OUT/ml7.err | head -c 300)" \
 		eval '[ "$files" = 0 -a "$c" = 1 ] && ml_clean'
 
-	# ---- every ending signal, and a command that fails: nothing left
+	# ---- SIGINT, SIGHUP (SIGTERM: above), and a command that fails: nothing left
 	bad=""
-	for sig in INT HUP QUIT USR1; do
+	for sig in INT HUP; do
 		ml_unload $TDD
 		PATH=$KMOD:$PATH ddctl run "module $TDD +p" -- sh -c "$KMOD/modprobe $TDD; exec sleep 60" > $OUT/ml4-$sig.txt 2>&1 &
 		pid=$!
