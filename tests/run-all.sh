@@ -79,7 +79,7 @@ if CC=clang setup build-fuzz -Dfuzz=true -Dvm=false -Db_sanitize=address,undefin
 	-Db_lundef=false -Dc_args= &&
 	meson compile -C build-fuzz >/dev/null; then
 	# save-roundtrip: open findings, see tests/fuzz/crashes-save-roundtrip/
-	for f in query control uevent netlink script kmsg; do
+	for f in query control uevent netlink script kmsg ko-dyndbg; do
 		corpus=$(mktemp -d)
 		cp tests/fuzz/corpus-$f/* "$corpus/"
 		log=build-fuzz/fuzz-$f.log
