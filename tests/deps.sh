@@ -28,7 +28,7 @@
 set -euo pipefail
 
 build=(gcc clang libclang-rt-14-dev meson ninja-build pkg-config python3
-       libkmod-dev libmnl-dev libreadline-dev libcmocka-dev tmux
+       libkmod-dev liblzma-dev libmnl-dev libreadline-dev libcmocka-dev tmux
        bash-completion zsh fish)
 vm=(linux-source-6.12 qemu-system-x86 busybox-static flex bison libelf-dev
     bc cpio libssl-dev python3 meson ninja-build gcc make xz-utils

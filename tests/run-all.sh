@@ -78,7 +78,7 @@ fuzz_fail=0
 if CC=clang setup build-fuzz -Dfuzz=true -Dvm=false -Db_sanitize=address,undefined \
 	-Db_lundef=false -Dc_args= &&
 	meson compile -C build-fuzz >/dev/null; then
-	for f in query control uevent netlink script kmsg save-roundtrip; do
+	for f in query control uevent netlink script kmsg save-roundtrip ko-dyndbg; do
 		corpus=$(mktemp -d)
 		cp tests/fuzz/corpus-$f/* "$corpus/"
 		log=build-fuzz/fuzz-$f.log

@@ -36,9 +36,9 @@ int cmd_reset(struct cli *cli, const struct cli_opts *opts, int argc,
 	st = cli_check_saved_end(cli, boot, text);
 	if (!st)
 		st = cli_parse_queries(cli, text, 0, &script);
-	free(text);
 	if (!st)
-		st = cli_restore_script(cli, boot, script);
+		st = cli_restore_script(cli, boot, script, text);
+	free(text);
 	ddctl_queryset_unref(script);
 	return st;
 }

@@ -25,7 +25,7 @@ int cmd_restore(struct cli *cli, const struct cli_opts *opts, int argc,
 		goto out;
 	}
 	if (!st)
-		st = cli_restore_script(cli, argv[0], script);
+		st = cli_restore_script(cli, argv[0], script, NULL);
 out:
 	free(text);
 	ddctl_queryset_unref(script);

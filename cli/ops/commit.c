@@ -417,9 +417,13 @@ int cli_nothing_to_change(struct cli *cli)
 	return print_nothing(cli, &how, !cli->quiet);
 }
 
-/* Bring the state to what @script gives, as one set (restore, reset). */
+/*
+ * Bring the state to what @script gives, as one set (restore, reset);
+ * @snapshot: the boot snapshot's text (reset: modules loaded after it get
+ * their own defaults), or NULL.
+ */
 int cli_restore_script(struct cli *cli, const char *what,
-		       struct ddctl_queryset *script)
+		       struct ddctl_queryset *script, const char *snapshot)
 {
 	struct ddctl_queryset *set = NULL;
 	struct ddctl_table *table = NULL;
@@ -432,7 +436,8 @@ int cli_restore_script(struct cli *cli, const char *what,
 			cli_unlock();
 		return st;
 	}
-	r = ddctl_queryset_new_from_script(cli->ctx, table, script, &set);
+	r = snapshot ? ddctl_queryset_new_from_snapshot(cli->ctx, table, script, snapshot, &set) :
+		       ddctl_queryset_new_from_script(cli->ctx, table, script, &set);
 	if (r < 0) {
 		cli_error(cli, "cannot restore %s: %s\n", what, strerror(-r));
 		st = cli_errno_status(r);

@@ -25,6 +25,6 @@ int cli_resolve_aliases(struct cli *cli, struct ddctl_queryset *set,
 			struct ddctl_table *table, bool quiet,
 			struct ddctl_queryset **out);
 int cli_restore_script(struct cli *cli, const char *what,
-		       struct ddctl_queryset *script);
+		       struct ddctl_queryset *script, const char *snapshot);
 
 #endif

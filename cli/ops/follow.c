@@ -24,6 +24,7 @@
 #include "ops/follow.h"
 #include "ops/guard.h"
 #include "ops/input.h"
+#include "ops/modload.h"
 #include "ops/state.h"
 #include "output/json.h"
 #include "output/message.h"
@@ -63,6 +64,11 @@ struct follow {
 	struct ddctl_kmsg_index *index;
 	struct ddctl_kmsg *kmsg;
 	struct ddctl_monitor *monitor;
+	struct ddctl_uevent_listener *uevents; /* modules loaded meanwhile */
+	struct ddctl_queryset *user; /* the user's set, aliases resolved */
+	struct cli_modload_lines kept; /* lines no site claimed, until a module loads */
+	const char *cmdline; /* for the record */
+	bool replaying;
 	unsigned long long *counts; /* per followed site */
 	unsigned long long lines, other, lost;
 	FILE *out;
@@ -238,6 +244,8 @@ static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
 		cli_guard_line(&f->guard, rec->usec);
 		if (!wanted(f, rec, message))
 			return;
+		if (f->replaying && f->other)
+			f->other--; /* counted when it was read */
 		f->shown++;
 		f->counts[site]++;
 		f->lines++;
@@ -247,6 +255,10 @@ static void handle_record(struct follow *f, const struct ddctl_kmsg_record *rec)
 				   f->opts->raw ? rec->text : message);
 		return;
 	}
+	if (f->replaying)
+		return;
+	if (f->uevents && !f->opts->all && rec->facility == 0 && rec->level == 7)
+		cli_modload_keep(&f->kept, rec);
 	if (!wanted(f, rec, rec->text))
 		return;
 	f->other++;
@@ -510,18 +522,69 @@ static int drain(struct follow *f)
 	return -EIO;
 }
 
+static void replay_record(const struct ddctl_kmsg_record *rec, void *data)
+{
+	handle_record(data, rec);
+}
+
+/*
+ * A module loaded: its sites join the followed ones (counts and index
+ * grow), and the lines read before, its init's, are looked at again.
+ */
+static void on_module_load(struct follow *f)
+{
+	size_t added, n;
+	unsigned long long *c;
+
+	if (cli_modload_handle(f->cli, f->uevents, f->session, f->user, decoration(f),
+			       f->cmdline, &added) < 0 || !added)
+		return;
+	f->sites = ddctl_session_get_sites(f->session);
+	n = ddctl_table_get_count(f->sites);
+	c = realloc(f->counts, (n + 1) * sizeof(*c));
+	if (c) {
+		memset(c + n - added, 0, (added + 1) * sizeof(*c));
+		f->counts = c;
+	}
+	ddctl_kmsg_index_free(f->index);
+	f->index = NULL;
+	if (!c || ddctl_kmsg_index_new(f->sites, &f->index) < 0)
+		f->out_error = true; /* out of memory: the session ends, restored */
+	columns_init(f);
+	f->replaying = true;
+	if (!f->out_error)
+		cli_modload_replay(&f->kept, replay_record, f);
+	f->replaying = false;
+}
+
+/* The module loads the kernel announced already (run: the command's, before it ended). */
+static void modules_pending(struct follow *f)
+{
+	struct pollfd p = { 0 };
+
+	p.fd = f->uevents ? ddctl_uevent_listener_get_fd(f->uevents) : -1;
+	p.events = POLLIN;
+	while (f->uevents && !f->out_error && poll(&p, 1, 0) > 0 && (p.revents & POLLIN))
+		on_module_load(f);
+}
+
 static int follow_loop(struct follow *f)
 {
-	struct pollfd pfd[2] = { { ddctl_kmsg_get_fd(f->kmsg), POLLIN, 0 } };
-	nfds_t n = 1;
+	struct pollfd pfd[3] = { { ddctl_kmsg_get_fd(f->kmsg), POLLIN, 0 } };
+	nfds_t n = 1, mon = 0, uev = 0;
 	int r = 0, timeout = f->opts->top || f->opts->stats ? 1000 : -1;
 	struct timespec ts = { .tv_sec = 1 }, wait;
 	long long last = now_sec();
 
 	if (f->monitor) {
-		pfd[1].fd = ddctl_monitor_get_fd(f->monitor);
-		pfd[1].events = POLLIN;
-		n = 2;
+		pfd[n].fd = ddctl_monitor_get_fd(f->monitor);
+		pfd[n].events = POLLIN;
+		mon = n++;
+	}
+	if (f->uevents) {
+		pfd[n].fd = ddctl_uevent_listener_get_fd(f->uevents);
+		pfd[n].events = POLLIN;
+		uev = n++;
 	}
 	while (!got_signal && !f->out_error) {
 		if (f->child && child_done) {
@@ -545,8 +608,10 @@ static int follow_loop(struct follow *f)
 			r = 0;
 			break;
 		}
-		if (n == 2 && r > 0 && pfd[1].revents)
+		if (mon && r > 0 && pfd[mon].revents)
 			ddctl_monitor_read(f->monitor, on_event, f);
+		if (uev && r > 0 && pfd[uev].revents)
+			on_module_load(f);
 		/* --top: at most once a second; --stats: every 5 seconds */
 		if ((f->opts->top || f->opts->stats) && f->changed &&
 		    now_sec() - last >= (f->opts->top ? 1 : 5)) {
@@ -560,8 +625,10 @@ static int follow_loop(struct follow *f)
 		}
 		r = 0;
 	}
-	if (f->child && !got_signal) /* what the command printed last */
+	if (f->child && !got_signal) { /* what the command printed last */
 		r = drain(f);
+		modules_pending(f);
+	}
 	if (r == -ENODATA || r == 0)
 		return 0;
 	if (f->out_error) {
@@ -582,9 +649,16 @@ int cli_session_restore(struct cli *cli, struct ddctl_session *s)
 	size_t skipped = 0, n;
 	int r;
 
+	/* no module loads with the session's queries from now on */
+	r = ddctl_session_remove_load_config(s);
+	if (r < 0)
+		cli_error(cli, "cannot remove %s: %s\n", ddctl_session_get_load_config_path(s),
+			  strerror(-r));
 	r = ddctl_table_read(cli->ctx, &now);
 	if (!r)
 		r = ddctl_session_get_restore(s, now, &set, &skipped);
+	if (!r)
+		r = cli_modload_restore(cli, s, now, set);
 	if (!r) {
 		how.table = now;
 		cli_set_commit(cli, set, &how);
@@ -748,7 +822,8 @@ static int session_commit(struct cli *cli, struct ddctl_session *s,
 {
 	struct cli_commit how = { .table = now, .quiet = quiet };
 
-	if (ddctl_session_get_change_count(s) && ddctl_session_save(s, cmdline) < 0) {
+	if ((ddctl_session_get_change_count(s) || ddctl_session_get_module_count(s)) &&
+	    ddctl_session_save(s, cmdline) < 0) {
 		cli_error(cli, "cannot write the session record; nothing was changed\n");
 		return EXIT_REFUSED;
 	}
@@ -796,7 +871,7 @@ static int follow_prepare_locked(struct follow *f, struct ddctl_queryset *set,
 	r = cli_resolve_aliases(cli, set, now, false, &resolved);
 	if (!r)
 		r = ddctl_session_new(resolved, now, decoration(f), &f->session);
-	ddctl_queryset_unref(resolved);
+	f->user = resolved;
 	if (r < 0) {
 		cli_error(cli, "cannot plan the session: %s\n", strerror(-r));
 		ddctl_table_unref(now);
@@ -856,6 +931,7 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 	if (st)
 		goto out;
 	cmdline = command_line(name, argc, argv, command);
+	f.cmdline = cmdline;
 	got_signal = 0;
 	child_done = 0;
 	signals(true, old, &f.waitmask);
@@ -866,6 +942,8 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 	 */
 	if (ddctl_monitor_new(cli->ctx, &f.monitor) < 0)
 		f.monitor = NULL;
+	if (!cli->check)
+		cli_modload_open(cli, &f.uevents);
 	st = follow_prepare(&f, set, cmdline);
 	if (st == EXIT_HELP) { /* --check: printed, nothing written */
 		st = EXIT_OK;
@@ -878,6 +956,7 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 	     ddctl_table_get_count(f.sites), ddctl_table_get_count(f.sites) == 1 ? "" : "s",
 	     ddctl_session_get_change_count(f.session),
 	     command ? "running the command" : "Ctrl-C stops and restores them");
+	cli_modload_say(cli, f.session);
 	r = command ? start_child(&f, command) : 0;
 	if (r < 0)
 		cli_error(cli, "cannot start %s: %s\n", command[0], strerror(-r));
@@ -928,6 +1007,9 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 restore_signals:
 	signals(false, old, &f.waitmask);
 	ddctl_monitor_free(f.monitor);
+	ddctl_uevent_listener_free(f.uevents);
+	cli_modload_lines_free(&f.kept);
+	ddctl_queryset_unref(f.user);
 	ddctl_kmsg_free(f.kmsg);
 	ddctl_kmsg_index_free(f.index);
 	ddctl_session_free(f.session);

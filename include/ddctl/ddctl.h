@@ -1460,10 +1460,135 @@ const char *ddctl_session_get_path(const struct ddctl_session *session);
 const char *ddctl_session_get_restore_script(const struct ddctl_session *session);
 
 /**
+ * ddctl_session_get_module_count() - modules that were not loaded when
+ * the session started and that a query of the session names alone: they
+ * are configured at load through the load-time file, so ending the
+ * session gives their sites their own defaults
+ * (ddctl_queryset_new_module_defaults()) rather than the flags they had
+ * once loaded.
+ */
+size_t ddctl_session_get_module_count(const struct ddctl_session *session);
+/** ddctl_session_get_module() - module @idx (0-based), or NULL. */
+const char *ddctl_session_get_module(const struct ddctl_session *session, size_t idx);
+
+/**
+ * ddctl_session_get_load_config_path() - the session's load-time file
+ *
+ * When the session's queries name modules that are not loaded,
+ * ddctl_session_save() writes them, with the decoration, as dyndbg=
+ * options to /run/modprobe.d/ddctl-session-PID-STARTTIME.conf (below the
+ * configuration root, DDCTL_CONFIG_ROOT) after the record that names it,
+ * so that such a module gets them when modprobe (or udev) loads it,
+ * before its init runs. Stale files of that pattern whose process is
+ * gone are removed then. ddctl_session_remove() removes it.
+ *
+ * Return: its path, or NULL when the session has none.
+ */
+const char *ddctl_session_get_load_config_path(const struct ddctl_session *session);
+
+/**
+ * ddctl_session_remove_load_config() - remove the load-time file (first
+ * thing when a session ends: no module loads with it afterwards)
+ *
+ * Return: 0 (also when there is none) or -errno.
+ */
+int ddctl_session_remove_load_config(struct ddctl_session *session);
+
+/**
+ * ddctl_session_merge() - join @sub, a session planned on a module that
+ * loaded during @session, to @session
+ * @session: a live session
+ * @sub: ddctl_session_new() of the session's queries for that module, on
+ *       the state read after it loaded: its "restore" script brings the
+ *       module's sites back to what they had then
+ *
+ * Its scripts are appended to @session's (the record is rewritten first
+ * when saved: commit @sub's set after this) and its followed sites to
+ * @session's (the indices of those followed before stay).
+ *
+ * Return: 0 or a negative errno (@session is unchanged).
+ */
+int ddctl_session_merge(struct ddctl_session *session, struct ddctl_session *sub);
+
+/**
+ * ddctl_session_follow_module() - follow @module's sites too
+ * @session: a live session
+ * @now: the current state (read after the module's queries were applied)
+ * @module: the module
+ * @added: out: how many sites were added
+ *
+ * The sites of @module that print in @now are appended to the followed
+ * sites (ddctl_session_get_sites() returns the new table; the indices
+ * of the sites followed before stay as they were).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ddctl_session_follow_module(struct ddctl_session *session, struct ddctl_table *now,
+				const char *module, size_t *added);
+
+/**
  * ddctl_session_is_running() - whether the session's process still runs
  * (the same process: its pid and its start time since boot agree)
  */
 bool ddctl_session_is_running(const struct ddctl_session *session);
+
+/**
+ * ddctl_table_set_module_defaults() - give @module's sites in @table
+ * their compiled-in flags: the module's state right after it loads,
+ * before any configuration (a file compiled with DEBUG defined: =p)
+ * @table: a table the caller owns (from ddctl_table_new_with_flags(),
+ *         ddctl_table_new_from_script(), ...): its sites of @module change
+ * @module: the module's name
+ *
+ * The flags come from the __dyndbg section of the module's object, which
+ * libkmod finds for the running kernel (modules.dep); its entries must
+ * match the loaded sites line for line.
+ *
+ * Return: 0; -ENOENT when no object is found; -EOPNOTSUPP for a
+ * compressed object; -EBADMSG or -ENOEXEC when the object does not match
+ * the loaded sites (another build); -ENOMEM. On error @table is unchanged.
+ */
+int ddctl_table_set_module_defaults(struct ddctl_table *table, const char *module);
+
+/**
+ * ddctl_queryset_new_module_defaults() - the set that gives @module's
+ * sites in @now their compiled-in flags (ddctl_table_set_module_defaults())
+ *
+ * Return: as ddctl_table_set_module_defaults().
+ */
+int ddctl_queryset_new_module_defaults(struct ddctl_table *now, const char *module,
+				       struct ddctl_queryset **set);
+
+/**
+ * ddctl_table_format_snapshot() - @table as the boot snapshot's text:
+ * ddctl_table_format_script()'s script with, before its end line, the
+ * modules @table has ("# modules: NAME NAME..." comment lines)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ddctl_table_format_snapshot(struct ddctl_table *table, char **text);
+
+/**
+ * ddctl_queryset_new_from_snapshot() - the set that brings @now back to
+ * the boot snapshot (ddctl reset)
+ * @ctx: context
+ * @now: the current state
+ * @script: the snapshot parsed
+ * @text: the snapshot's text (its module list)
+ * @set: out: the set
+ *
+ * As ddctl_queryset_new_from_script() for the modules the snapshot
+ * lists; the sites of a module loaded after it get the module's own
+ * defaults (ddctl_table_set_module_defaults()), or, when those cannot be
+ * read, are left as they are (a warning through the log says why). A
+ * snapshot without a module list (an older ddctl's) is restored as a
+ * script.
+ *
+ * Return: 0 or as ddctl_queryset_new_from_script().
+ */
+int ddctl_queryset_new_from_snapshot(struct ddctl_ctx *ctx, struct ddctl_table *now,
+				     struct ddctl_queryset *script, const char *text,
+				     struct ddctl_queryset **set);
 
 /**
  * ddctl_boot_state_save() - keep @table as the boot snapshot

@@ -12,6 +12,7 @@
 #include <libkmod.h>
 
 #include "core/ctx.h"
+#include "kernel/kmod.h"
 #include "model/index.h"
 #include "model/queryset.h"
 #include "model/wildcard.h"
@@ -29,7 +30,7 @@ DDCTL_EXPORT int ddctl_module_normalize(const char *name, char *buf,
 }
 
 /* The context's libkmod, made on first use. */
-static int ctx_kmod(struct ddctl_ctx *ctx, struct kmod_ctx **out)
+int ctx_kmod(struct ddctl_ctx *ctx, struct kmod_ctx **out)
 {
 	struct kmod_ctx *kmod = ctx_get_kmod(ctx);
 

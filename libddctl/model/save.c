@@ -12,6 +12,7 @@
 #include "core/ctx.h"
 #include "model/queryset.h"
 #include "model/restore.h"
+#include "model/save.h"
 #include "model/table.h"
 #include "model/wildcard.h"
 #include "util/strbuf.h"
@@ -160,6 +161,98 @@ DDCTL_EXPORT int ddctl_table_format_script(struct ddctl_table *table, char **tex
 	ddctl_table_unref(want);
 	ddctl_table_unref(zero);
 	strbuf_release(&notes);
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	*text = strbuf_steal(&sb);
+	return *text ? 0 : -ENOMEM;
+}
+
+/*
+ * The boot snapshot: the script, and before its end line the modules the
+ * table has, "# modules: a b c" lines, so that reset knows which modules
+ * loaded after it (their defaults are not in the script).
+ */
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int snapshot_modules(const char *text, char ***modules, size_t *n)
+{
+	const char *line, *p, *eol;
+	char **v = NULL, **tmp;
+	size_t len = strlen(SNAPSHOT_MODULES), k = 0, w;
+
+	for (line = text; line && *line; line = *eol ? eol + 1 : NULL) {
+		eol = line + strcspn(line, "\n");
+		if ((size_t)(eol - line) < len || strncmp(line, SNAPSHOT_MODULES, len))
+			continue;
+		for (p = line + len; p < eol; p += w) {
+			p += strspn(p, " ");
+			w = strcspn(p, " \n");
+			if (!w)
+				break;
+			tmp = realloc(v, (k + 2) * sizeof(*v));
+			if (!tmp || !(tmp[k] = strndup(p, w))) {
+				v = tmp ? tmp : v;
+				while (k--)
+					free(v[k]);
+				free(v);
+				return -ENOMEM;
+			}
+			v = tmp;
+			k++;
+		}
+	}
+	if (!k)
+		return -ENODATA;
+	qsort(v, k, sizeof(*v), cmp_strp);
+	*modules = v;
+	*n = k;
+	return 0;
+}
+
+bool snapshot_has_module(char **modules, size_t n, const char *module)
+{
+	return bsearch(&module, modules, n, sizeof(*modules), cmp_strp) != NULL;
+}
+
+DDCTL_EXPORT int ddctl_table_format_snapshot(struct ddctl_table *table, char **text)
+{
+	const char **names = malloc((table->count + 1) * sizeof(*names));
+	struct strbuf sb = { 0 };
+	size_t i, col = 0, end, n = table->count;
+	char *script = NULL;
+	int r = names ? ddctl_table_format_script(table, &script) : -ENOMEM;
+
+	if (r < 0) {
+		free(names);
+		return r;
+	}
+	for (i = 0; i < n; i++)
+		names[i] = table->sites[i].module;
+	qsort(names, n, sizeof(*names), cmp_strp);
+	end = strlen(script) - strlen(DDCTL_SAVE_END "\n");
+	r = strbuf_add(&sb, script, end);
+	for (i = 0; !r && i < n; i++) {
+		const char *m = names[i];
+
+		if ((i && !strcmp(names[i - 1], m)) || strpbrk(m, " \t\n;"))
+			continue; /* listed already, or not a name a line can hold */
+		if (!col || col + strlen(m) > 72) {
+			r = strbuf_addf(&sb, "%s" SNAPSHOT_MODULES, col ? "\n" : "");
+			col = strlen(SNAPSHOT_MODULES);
+		}
+		if (!r)
+			r = strbuf_addf(&sb, "%s%s", col > strlen(SNAPSHOT_MODULES) ? " " : "", m);
+		col += strlen(m) + 1;
+	}
+	if (!r)
+		r = strbuf_addf(&sb, "%s%s", col ? "\n" : "", script + end);
+	free(script);
+	free(names);
 	if (r < 0) {
 		strbuf_release(&sb);
 		return r;

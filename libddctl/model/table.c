@@ -259,6 +259,7 @@ DDCTL_EXPORT struct ddctl_table *ddctl_table_unref(struct ddctl_table *table)
 		return table;
 	ddctl_unref(table->ctx);
 	ddctl_table_unref(table->parent);
+	ddctl_table_unref(table->also);
 	if (table->index_free)
 		table->index_free(table->index);
 	free(table->sites);
@@ -350,6 +351,29 @@ int table_subset(struct ddctl_table *from, const bool *keep,
 	if (!r)
 		(*out)->count = n;
 	return r;
+}
+
+int table_concat(struct ddctl_table *a, struct ddctl_table *b,
+		 struct ddctl_table **out)
+{
+	struct ddctl_table *t = NULL;
+	struct ddctl_site *sites;
+	int r = table_derive(a, &t);
+
+	sites = r ? NULL : realloc(t->sites, (a->count + b->count + 1) * sizeof(*sites));
+	if (!sites) {
+		ddctl_table_unref(t);
+		return r ? r : -ENOMEM;
+	}
+	memcpy(sites + a->count, b->sites, b->count * sizeof(*sites));
+	t->sites = sites;
+	t->count = a->count + b->count;
+	/* the strings: @a's and @b's, whatever they hang off */
+	ddctl_table_unref(t->parent);
+	t->parent = ddctl_table_ref(a);
+	t->also = ddctl_table_ref(b);
+	*out = t;
+	return 0;
 }
 
 void table_set_site_flags(struct ddctl_table *t, size_t idx, unsigned int flags)

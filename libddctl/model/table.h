@@ -29,6 +29,7 @@ struct ddctl_table {
 	int refcount;
 	struct ddctl_ctx *ctx;
 	struct ddctl_table *parent; /* owns the strings of a derived table */
+	struct ddctl_table *also;   /* of a joined one (table_concat()): the other part's */
 	char *buf;
 	struct ddctl_site *sites;
 	size_t count;
@@ -42,6 +43,9 @@ int table_new_take(struct ddctl_ctx *ctx, char *text, struct ddctl_table **out);
 int table_derive(struct ddctl_table *from, struct ddctl_table **out);
 /* The sites of @from that @keep selects, in a derived table. */
 int table_subset(struct ddctl_table *from, const bool *keep,
+		 struct ddctl_table **out);
+/* @a's sites then @b's, in a derived table that keeps both alive. */
+int table_concat(struct ddctl_table *a, struct ddctl_table *b,
 		 struct ddctl_table **out);
 void table_set_site_flags(struct ddctl_table *t, size_t idx, unsigned int flags);
 /* The index (model/index.c) the table keeps and frees with @free_fn. */

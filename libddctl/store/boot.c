@@ -27,7 +27,7 @@ DDCTL_EXPORT int ddctl_boot_state_save(struct ddctl_table *table)
 		return r;
 	if (access(path, F_OK) == 0)
 		return -EEXIST;
-	r = ddctl_table_format_script(table, &text);
+	r = ddctl_table_format_snapshot(table, &text);
 	if (!r)
 		r = mkdir_p(run_dir(), "");
 	if (!r)

@@ -14,6 +14,7 @@
 
 #include "core/ctx.h"
 #include "model/queryset.h"
+#include "store/modprobe.h"
 #include "model/wildcard.h"
 #include "util/read-file.h"
 #include "util/strbuf.h"
@@ -22,7 +23,7 @@
 #define DDCTL_MODPROBE_FILE "/etc/modprobe.d/ddctl.conf"
 
 /* Queries that name exactly one module, as "options M dyndbg=..." lines. */
-static int modprobe_text(struct ddctl_queryset *set, struct strbuf *sb)
+int modprobe_options_text(struct ddctl_queryset *set, struct strbuf *sb)
 {
 	const struct ddctl_query *q, *p;
 	char *text = NULL;
@@ -82,7 +83,7 @@ DDCTL_EXPORT int ddctl_config_format_modprobe(struct ddctl_queryset *set,
 
 	r = strbuf_adds(&sb, "# written by ddctl persist from ddctl.d: do not edit\n");
 	if (!r)
-		r = modprobe_text(set, &sb);
+		r = modprobe_options_text(set, &sb);
 	if (r < 0) {
 		strbuf_release(&sb);
 		return r;

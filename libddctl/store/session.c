@@ -24,6 +24,7 @@
 #include "core/ctx.h"
 #include "core/paths.h"
 #include "model/address.h"
+#include "model/index.h"
 #include "model/plan.h"
 #include "model/queryset.h"
 #include "model/table.h"
@@ -31,6 +32,8 @@
 #include "util/mkdir.h"
 #include "util/read-file.h"
 #include "model/limits.h"
+#include "model/wildcard.h"
+#include "store/modprobe.h"
 
 #define SESSION_DIR RUN_SESSIONS
 #define SESSION_SUFFIX ".session"
@@ -50,7 +53,73 @@ struct ddctl_session {
 	long long until;              /* time(2) of a timed session's end; 0: none */
 	char *command;
 	char *path;
+	/* modules not loaded at the start, loaded later or configured at load */
+	char **modules;
+	size_t nmodules;
+	struct ddctl_queryset *load;  /* their queries, for the load-time file */
+	char *modprobe;               /* the load-time file, named in the record */
 };
+
+static bool has_module(const struct ddctl_session *s, const char *module)
+{
+	size_t i;
+
+	for (i = 0; i < s->nmodules; i++)
+		if (!strcmp(s->modules[i], module))
+			return true;
+	return false;
+}
+
+static int add_module(struct ddctl_session *s, const char *module)
+{
+	char **m;
+
+	if (has_module(s, module))
+		return 0;
+	m = realloc(s->modules, (s->nmodules + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	s->modules = m;
+	m[s->nmodules] = strdup(module);
+	if (!m[s->nmodules])
+		return -ENOMEM;
+	s->nmodules++;
+	return 0;
+}
+
+/*
+ * The load-time set: the user's queries that name one module that is not
+ * loaded (aliases already resolved), then the decoration for each such
+ * module, so that its lines are attributed from its init on.
+ */
+static int session_build_load(struct ddctl_session *s, struct ddctl_queryset *user,
+			      struct ddctl_table *now, unsigned int deco)
+{
+	char word[DDCTL_FLAGS_BUFSZ], *text = NULL;
+	size_t i;
+	int r = ddctl_queryset_new(s->ctx, &s->load);
+
+	for (i = 0; !r && i < user->count; i++) {
+		const struct ddctl_query *q = &user->queries[i];
+		const char *m = q->spec[DD_SPEC_MODULE];
+
+		if (!m || q->negated[DD_SPEC_MODULE] || dd_has_wildcard(m) ||
+		    index_has_value(now, DD_KEY_MODULE, m))
+			continue;
+		r = ddctl_queryset_parse(s->load, q->canonical, 0);
+		if (!r)
+			r = add_module(s, m);
+	}
+	ddctl_flags_format(deco, word);
+	word[0] = '+';
+	for (i = 0; !r && deco && i < s->nmodules; i++) {
+		if (asprintf(&text, "module %s %s", s->modules[i], word) < 0)
+			return -ENOMEM;
+		r = ddctl_queryset_parse(s->load, text, 0);
+		free(text);
+	}
+	return r;
+}
 
 static int set_text(struct ddctl_queryset *set, char **text)
 {
@@ -142,6 +211,8 @@ DDCTL_EXPORT int ddctl_session_new(struct ddctl_queryset *set,
 		r = restore_text(s->ctx, now, during, &s->during);
 	if (!r)
 		r = restore_text(s->ctx, during, now, &s->restore);
+	if (!r)
+		r = session_build_load(s, set, now, decoration & DD_FLAGS_ALL & ~DDCTL_FLAG_PRINT);
 	for (i = 0; !r && i < now->count; i++)
 		s->changes += during->sites[i].flags != now->sites[i].flags;
 	ddctl_plan_unref(plan);
@@ -157,10 +228,17 @@ DDCTL_EXPORT int ddctl_session_new(struct ddctl_queryset *set,
 
 DDCTL_EXPORT void ddctl_session_free(struct ddctl_session *s)
 {
+	size_t i;
+
 	if (!s)
 		return;
 	ddctl_queryset_unref(s->set);
+	ddctl_queryset_unref(s->load);
 	ddctl_table_unref(s->sites);
+	for (i = 0; i < s->nmodules; i++)
+		free(s->modules[i]);
+	free(s->modules);
+	free(s->modprobe);
 	free(s->during);
 	free(s->restore);
 	free(s->command);
@@ -245,14 +323,19 @@ static int proc_starttime(long pid, unsigned long long *ticks)
 	return 0;
 }
 
-DDCTL_EXPORT bool ddctl_session_is_running(const struct ddctl_session *s)
+static bool process_running(long pid, unsigned long long starttime)
 {
 	unsigned long long t;
 
-	if (s->pid <= 0 || (kill((pid_t)s->pid, 0) < 0 && errno != EPERM))
+	if (pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno != EPERM))
 		return false;
+	return proc_starttime(pid, &t) == 0 && t == starttime;
+}
+
+DDCTL_EXPORT bool ddctl_session_is_running(const struct ddctl_session *s)
+{
 	/* the same process, not a later one with the same pid */
-	return proc_starttime(s->pid, &t) == 0 && t == s->starttime;
+	return process_running(s->pid, s->starttime);
 }
 
 /* @text as @path, all or nothing; @excl: -EEXIST instead of replacing. */
@@ -274,11 +357,41 @@ static char *one_line(const char *s)
 	return copy;
 }
 
+/* The record's text: its keys, the modules and load-time file, the scripts. */
+static int record_text(struct ddctl_session *s, struct strbuf *sb)
+{
+	size_t i;
+	int r = strbuf_addf(sb, "%spid=%ld\nstarttime=%llu\nstart=%lld\n",
+			    RECORD_HEADER, s->pid, s->starttime, s->start);
+
+	if (!r && s->until)
+		r = strbuf_addf(sb, "until=%lld\n", s->until);
+	if (!r)
+		r = strbuf_addf(sb, "command=%s\n", s->command);
+	if (!r && s->modprobe)
+		r = strbuf_addf(sb, "modprobe=%s\n", s->modprobe);
+	for (i = 0; !r && i < s->nmodules; i++)
+		r = strbuf_addf(sb, "module=%s\n", s->modules[i]);
+	if (!r)
+		r = strbuf_addf(sb, "[during]\n%s[restore]\n%s", s->during, s->restore);
+	return r;
+}
+
+static int record_write(struct ddctl_session *s, const char *path)
+{
+	struct strbuf sb = { 0 };
+	int r = record_text(s, &sb);
+
+	if (!r)
+		r = write_atomic(s->ctx, path, sb.buf, false);
+	strbuf_release(&sb);
+	return r;
+}
+
 DDCTL_EXPORT int ddctl_session_save(struct ddctl_session *s, const char *command)
 {
 	const char *root = run_dir();
-	struct strbuf sb = { 0 };
-	char path[PATH_MAX];
+	char path[PATH_MAX], mp[PATH_MAX];
 	int r;
 
 	s->pid = (long)getpid();
@@ -291,19 +404,19 @@ DDCTL_EXPORT int ddctl_session_save(struct ddctl_session *s, const char *command
 	if (!r && snprintf(path, sizeof(path), "%s%s/%ld-%llu%s", root, SESSION_DIR,
 			   s->pid, s->starttime, SESSION_SUFFIX) >= (int)sizeof(path))
 		r = -ENAMETOOLONG;
-	if (!r)
-		r = strbuf_addf(&sb, "%spid=%ld\nstarttime=%llu\nstart=%lld\n",
-				RECORD_HEADER, s->pid, s->starttime, s->start);
-	if (!r && s->until)
-		r = strbuf_addf(&sb, "until=%lld\n", s->until);
-	if (!r)
-		r = strbuf_addf(&sb, "command=%s\n[during]\n%s[restore]\n%s",
-				s->command, s->during, s->restore);
+	/* the record names the load-time file before it exists */
+	if (!r && s->load && s->load->count) {
+		modprobe_run_clean(s->ctx, process_running);
+		r = modprobe_run_path(s->ctx, s->pid, s->starttime, mp, sizeof(mp));
+		free(s->modprobe);
+		s->modprobe = r ? NULL : strdup(mp);
+		if (!r && !s->modprobe)
+			r = -ENOMEM;
+	}
 	if (!r)
 		r = mkdir_p(root, SESSION_DIR);
 	if (!r)
-		r = write_atomic(s->ctx, path, sb.buf, false);
-	strbuf_release(&sb);
+		r = record_write(s, path);
 	if (r < 0) {
 		err(s->ctx, "cannot write the session record %s%s: %s\n", root,
 		    SESSION_DIR, strerror(-r));
@@ -311,11 +424,119 @@ DDCTL_EXPORT int ddctl_session_save(struct ddctl_session *s, const char *command
 	}
 	free(s->path);
 	s->path = strdup(path);
-	return s->path ? 0 : -ENOMEM;
+	if (!s->path)
+		return -ENOMEM;
+	/* without it the session still works, but misses the modules' init */
+	if (s->modprobe && modprobe_run_write(s->ctx, s->modprobe, s->load) < 0)
+		warn(s->ctx, "warning: no load-time configuration in %s: modules loaded during the session get their queries only after their init\n",
+		     s->modprobe);
+	return 0;
+}
+
+DDCTL_EXPORT int ddctl_session_remove_load_config(struct ddctl_session *s)
+{
+	return s->modprobe ? modprobe_run_remove(s->modprobe) : 0;
+}
+
+DDCTL_EXPORT const char *ddctl_session_get_load_config_path(const struct ddctl_session *s)
+{
+	return s->modprobe;
+}
+
+DDCTL_EXPORT size_t ddctl_session_get_module_count(const struct ddctl_session *s)
+{
+	return s->nmodules;
+}
+
+DDCTL_EXPORT const char *ddctl_session_get_module(const struct ddctl_session *s,
+						  size_t idx)
+{
+	return idx < s->nmodules ? s->modules[idx] : NULL;
+}
+
+static int join(char **a, const char *b)
+{
+	char *j;
+
+	if (asprintf(&j, "%s%s", *a ? *a : "", b ? b : "") < 0)
+		return -ENOMEM;
+	free(*a);
+	*a = j;
+	return 0;
+}
+
+DDCTL_EXPORT int ddctl_session_merge(struct ddctl_session *s, struct ddctl_session *sub)
+{
+	struct ddctl_table *joined = NULL;
+	char *during = strdup(s->during ? s->during : ""), *restore = strdup(s->restore ? s->restore : "");
+	int r = during && restore ? 0 : -ENOMEM;
+
+	if (!r)
+		r = join(&during, sub->during);
+	if (!r)
+		r = join(&restore, sub->restore);
+	if (!r)
+		r = table_concat(s->sites, sub->sites, &joined);
+	/* the record first: a session killed now still puts the sites back */
+	if (!r && s->path) {
+		char *d0 = s->during, *r0 = s->restore;
+
+		s->during = during;
+		s->restore = restore;
+		r = record_write(s, s->path);
+		s->during = d0;
+		s->restore = r0;
+	}
+	if (r < 0) {
+		free(during);
+		free(restore);
+		ddctl_table_unref(joined);
+		return r;
+	}
+	free(s->during);
+	free(s->restore);
+	s->during = during;
+	s->restore = restore;
+	ddctl_table_unref(s->sites);
+	s->sites = joined;
+	s->changes += sub->changes;
+	return 0;
+}
+
+DDCTL_EXPORT int ddctl_session_follow_module(struct ddctl_session *s,
+					     struct ddctl_table *now,
+					     const char *module, size_t *added)
+{
+	struct ddctl_table *mod = NULL, *joined = NULL;
+	bool *keep = calloc(now->count + 1, sizeof(*keep));
+	size_t i;
+	int r = keep ? 0 : -ENOMEM;
+
+	for (i = 0; keep && i < now->count; i++)
+		keep[i] = !strcmp(now->sites[i].module, module) &&
+			  (now->sites[i].flags & DDCTL_FLAG_PRINT);
+	if (!r)
+		r = table_subset(now, keep, &mod);
+	if (!r)
+		r = table_concat(s->sites, mod, &joined);
+	free(keep);
+	if (r < 0) {
+		ddctl_table_unref(mod);
+		return r;
+	}
+	*added = mod->count;
+	ddctl_table_unref(mod);
+	ddctl_table_unref(s->sites);
+	s->sites = joined;
+	return 0;
 }
 
 DDCTL_EXPORT int ddctl_session_remove(struct ddctl_session *s)
 {
+	int r = ddctl_session_remove_load_config(s);
+
+	if (r < 0)
+		return r;
 	if (!s->path)
 		return 0;
 	if (unlink(s->path) < 0 && errno != ENOENT)
@@ -380,6 +601,26 @@ DDCTL_EXPORT int ddctl_session_get_restore(struct ddctl_session *s,
 	return r;
 }
 
+/*
+ * A record names its load-time file by the one name ddctl gives it (its
+ * pid and start time): nothing else is ever removed on its word.
+ */
+static int own_modprobe_path(struct ddctl_session *s)
+{
+	char want[PATH_MAX];
+
+	if (!s->modprobe)
+		return 0;
+	if (modprobe_run_path(s->ctx, s->pid, s->starttime, want, sizeof(want)) == 0 &&
+	    !strcmp(want, s->modprobe))
+		return 0;
+	err(s->ctx, "session record of pid %ld: modprobe=%s is not its load-time file: ignored\n",
+	    s->pid, s->modprobe);
+	free(s->modprobe);
+	s->modprobe = NULL;
+	return 0;
+}
+
 /* "key=value" lines, then "[during]" and "[restore]" scripts. */
 static int session_parse(struct ddctl_session *s, char *text)
 {
@@ -403,12 +644,19 @@ static int session_parse(struct ddctl_session *s, char *text)
 			sscanf(line + 6, "%lld", &s->until);
 		else if (!strncmp(line, "command=", 8))
 			s->command = strdup(line + 8);
+		else if (!strncmp(line, "modprobe=", 9) && !s->modprobe)
+			s->modprobe = strdup(line + 9);
+		else if (!strncmp(line, "module=", 7) && add_module(s, line + 7) < 0)
+			return -ENOMEM;
 	}
-	s->during = strdup(during + 10);
+	/* an empty [during] shares its newline with [restore] */
+	s->during = strdup(restore < during + 10 ? "" : during + 10);
 	s->restore = strdup(restore + 11);
 	if (!s->during || !s->restore)
 		return -ENOMEM;
-	return pid && st ? 0 : -EBADMSG;
+	if (!pid || !st)
+		return -EBADMSG;
+	return own_modprobe_path(s);
 }
 
 /* The whole of @path, NUL-terminated; -EBADMSG when it holds a NUL. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "testlib.h"
+#include "util/read-file.h"
 
 #define MFSL (DDCTL_FLAG_MODNAME | DDCTL_FLAG_FUNCNAME | DDCTL_FLAG_SOURCENAME | \
 	      DDCTL_FLAG_LINENO)
@@ -242,12 +243,123 @@ static void test_stale(void **state)
 	ddctl_unref(ctx);
 }
 
+struct later {
+	int n;
+	size_t modules;
+	char module[64];
+	bool has_path;
+};
+
+static int note_later(struct ddctl_session *s, void *data)
+{
+	struct later *l = data;
+
+	if (!ddctl_session_get_module_count(s))
+		return 0; /* another test's */
+	l->n++;
+	l->modules = ddctl_session_get_module_count(s);
+	snprintf(l->module, sizeof(l->module), "%s", ddctl_session_get_module(s, 0) ?: "");
+	l->has_path = ddctl_session_get_load_config_path(s) != NULL;
+	return 0;
+}
+
+/*
+ * A module that is not loaded: the record (saved although no site
+ * changes now) names it and the load-time file, which holds its queries
+ * and the decoration; a module loaded later is recorded and followed.
+ */
+static void test_later_modules(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = test_table(ctx, "hand-escapes.txt"), *now;
+	struct ddctl_queryset *set = test_parse(ctx, "module later_mod +p; module virtio_net +p");
+	struct ddctl_session *s = NULL;
+	struct later l = { 0 };
+	char croot[256], *text = NULL;
+	size_t added = 0, n0;
+	const char *path;
+
+	snprintf(croot, sizeof(croot), "%s/config", root);
+	assert_int_equal(setenv("DDCTL_CONFIG_ROOT", croot, 1), 0);
+	assert_int_equal(ddctl_session_new(set, t, MFSL, &s), 0);
+	assert_int_equal(ddctl_session_get_module_count(s), 1);
+	assert_string_equal(ddctl_session_get_module(s, 0), "later_mod");
+	assert_null(ddctl_session_get_module(s, 1));
+	assert_null(ddctl_session_get_load_config_path(s));
+	assert_int_equal(ddctl_session_save(s, "ddctl follow"), 0);
+	path = ddctl_session_get_load_config_path(s);
+	assert_non_null(path);
+	assert_non_null(strstr(path, "/config/run/modprobe.d/ddctl-session-"));
+	assert_int_equal(read_full_file(path, 0, &text, NULL), 0);
+	assert_non_null(strstr(text, "\noptions later_mod dyndbg=\"+p; +mfsl\"\n"));
+	assert_null(strstr(text, "virtio_net")); /* loaded: set now, not at load */
+	free(text);
+	assert_int_equal(ddctl_session_foreach(ctx, note_later, &l), 0);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.modules, 1);
+	assert_string_equal(l.module, "later_mod");
+	assert_true(l.has_path);
+
+	/* virtio_net loads again meanwhile: its printing sites followed */
+	n0 = ddctl_table_get_count(ddctl_session_get_sites(s));
+	now = apply(t, set);
+	assert_int_equal(ddctl_session_follow_module(s, now, "virtio_net", &added), 0);
+	assert_int_equal(added, 3);
+	assert_int_equal(ddctl_table_get_count(ddctl_session_get_sites(s)), n0 + 3);
+	assert_string_equal(ddctl_site_get_module(ddctl_table_get_site(ddctl_session_get_sites(s),
+								       n0)), "virtio_net");
+	ddctl_table_unref(now); /* the followed sites keep their strings */
+	assert_string_equal(ddctl_site_get_function(ddctl_table_get_site(
+		ddctl_session_get_sites(s), n0 + 2)), "virtnet_remove");
+
+	/* a module the file does not name: its own session, joined; the
+	 * record has both, and the restore puts its sites back */
+	{
+		struct ddctl_queryset *vset = test_parse(ctx, "module virtio_net +t");
+		struct ddctl_queryset *back = NULL;
+		struct ddctl_session *sub = NULL;
+		struct ddctl_table *during, *after;
+		size_t n1 = ddctl_table_get_count(ddctl_session_get_sites(s));
+
+		assert_int_equal(ddctl_session_new(vset, t, MFSL, &sub), 0);
+		assert_true(ddctl_session_get_change_count(sub) > 0);
+		assert_int_equal(ddctl_session_merge(s, sub), 0);
+		assert_int_equal(ddctl_table_get_count(ddctl_session_get_sites(s)),
+				 n1 + ddctl_table_get_count(ddctl_session_get_sites(sub)));
+		assert_non_null(strstr(ddctl_session_get_restore_script(s),
+				       ddctl_session_get_restore_script(sub)));
+		assert_int_equal(read_full_file(ddctl_session_get_path(s), 0, &text, NULL), 0);
+		assert_non_null(strstr(text, ddctl_session_get_restore_script(sub)));
+		free(text);
+		during = apply(t, ddctl_session_get_set(sub));
+		assert_int_equal(ddctl_session_get_restore(s, during, &back, NULL), 0);
+		after = apply(during, back);
+		assert_same_flags(after, t);
+		ddctl_table_unref(after);
+		ddctl_table_unref(during);
+		ddctl_queryset_unref(back);
+		ddctl_session_free(sub);
+		ddctl_queryset_unref(vset);
+	}
+
+	/* removing the session removes the file, and again is fine */
+	assert_int_equal(ddctl_session_remove(s), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(ddctl_session_remove_load_config(s), 0);
+	ddctl_session_free(s);
+	ddctl_queryset_unref(set);
+	ddctl_table_unref(t);
+	unsetenv("DDCTL_CONFIG_ROOT");
+	ddctl_unref(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_set_and_sites),
 		cmocka_unit_test(test_record_and_restore),
 		cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_later_modules),
 	};
 
 	return cmocka_run_group_tests_name("session", tests, setup, teardown);

@@ -13,15 +13,8 @@ fl-other-writer fl-sigkill-sessions fl-sigkill-unit fl-run-status fl-reset-diff"
 DOPRINTS=/sys/module/test_dynamic_debug/parameters/do_prints
 SESSIONS=/run/ddctl/sessions
 
-# fl_wait CMD...: until CMD succeeds, at most 30 s (a guard, not a measure)
-fl_wait() {
-	fl_i=0
-	while ! "$@"; do
-		fl_i=$((fl_i + 1))
-		[ $fl_i -gt 120 ] && return 1
-		usleep 250000
-	done
-}
+# fl_wait CMD...: until CMD succeeds, at most 30 s (lib.sh)
+fl_wait() { wait_until "$@"; }
 fl_lines() { [ "$(grep -c "$2" "$1" 2>/dev/null)" -ge "$3" ]; }
 # fl_flags FUNC: the flags of FUNC's class-less site (do_cats and do_levels
 # have one each; their class sites are never touched by `func X +p`). Not

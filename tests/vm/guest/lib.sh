@@ -40,6 +40,16 @@ load_std() {
 	load test_dynamic_debug || note "insmod test_dynamic_debug failed"
 }
 
+# wait_until CMD...: until CMD succeeds, at most 30 s (a guard, not a measure)
+wait_until() {
+	_wu_i=0
+	while ! "$@"; do
+		_wu_i=$((_wu_i + 1))
+		[ $_wu_i -gt 120 ] && return 1
+		usleep 250000
+	done
+}
+
 # the control file without its header line
 control() { tail -n +2 $CONTROL; }
 

@@ -189,6 +189,8 @@ fi
 
 # ---- gd, cmdline: the rate guard, time boxes, the command line (guard.sh)
 . /ddctl-tests/guard.sh
+# ---- ml: modules loaded during a session, reset's later modules (modload.sh)
+. /ddctl-tests/modload.sh
 
 # ---- n: the dyndbg netlink family (kernel series part 2) ---------------
 . /ddctl-tests/netlink.sh

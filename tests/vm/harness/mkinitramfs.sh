@@ -142,6 +142,20 @@ elif [ -x "$DDCTL" ]; then
 	nlx=$(dirname "$DDCTL")/../tests/vm/nlexec
 	[ -x "$nlx" ] && cp "$nlx" "$R/bin/nlexec"
 	[ -x "${nlx%/*}/nldump" ] && cp "${nlx%/*}/nldump" "$R/bin/nldump"
+	# kmod's modprobe and depmod (busybox's read no /run/modprobe.d and
+	# write no modules.dep.bin, which libkmod needs for a module's path):
+	# /kmod/bin, for the checks of modules loaded during a session
+	if kmod=$(command -v kmod) && ldd "$kmod" >/dev/null 2>&1; then
+		cp -L "$kmod" "$R/usr/bin/kmod"
+		ldd "$kmod" | grep -o '/[^ ]*' | sort -u | while read -r lib; do
+			if [ -e "$lib" ] && [ ! -e "$R/usr/lib/$(basename "$lib")" ]; then
+				cp -L "$lib" "$R/usr/lib/"
+			fi
+		done
+		mkdir -p "$R/kmod/bin"
+		ln -s /usr/bin/kmod "$R/kmod/bin/modprobe"
+		ln -s /usr/bin/kmod "$R/kmod/bin/depmod"
+	fi
 	echo "mkinitramfs.sh: included $DDCTL" >&2
 else
 	echo "mkinitramfs.sh: note: $DDCTL does not exist; initramfs without ddctl" >&2
@@ -155,6 +169,14 @@ if [ -n "$KDIR" ]; then
 	cp "$KDIR/kernelrelease" "$R/etc/kernelrelease" 2>/dev/null || true
 fi
 for ko in "${EXTRA[@]}"; do cp "$ko" "$R/lib/modules/ddctl/"; done
+# a copy of ddctl_sites_256 whose sites are on by default (as if built
+# with DEBUG), under a name of its own: reset's check of a module loaded
+# after the boot snapshot
+if [ -e "$R/lib/modules/ddctl/ddctl_sites_256.ko" ] && [ "$ARCH" = x86_64 ]; then
+	python3 "$REPO/tests/vm/harness/default-on-module.py" "$R/lib/modules/ddctl/ddctl_sites_256.ko" \
+		ddctl_sites_256 ddctl_deflt_256 256 "$R/lib/modules/ddctl/ddctl_deflt_256.ko" ||
+		echo "mkinitramfs.sh: note: no default-on copy of ddctl_sites_256" >&2
+fi
 
 # the kernel's selftests (static binaries and sh scripts)
 if [ -n "$KSDIR" ] && [ -d "$KSDIR/dynamic_debug" ]; then

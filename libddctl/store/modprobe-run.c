@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// SPDX-FileCopyrightText: the ddctl authors
+/*
+ * A session's load-time configuration: its queries for modules that are
+ * not loaded yet, as dyndbg= options in /run/modprobe.d (kmod's modprobe
+ * and udev's libkmod read it), so that a module loaded during the session
+ * gets them before its init runs. One file per session,
+ * ddctl-session-PID-STARTTIME.conf, named in the session record (which is
+ * written first) and removed when the session ends or is restored.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/ctx.h"
+#include "store/modprobe.h"
+#include "util/mkdir.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#define RUN_MODPROBE_DIR "/run/modprobe.d"
+#define RUN_MODPROBE_PREFIX "ddctl-session-"
+#define RUN_MODPROBE_HEADER \
+	"# written by a ddctl follow/run session for the modules it loads: removed when it ends\n"
+
+static int dir_path(struct ddctl_ctx *ctx, char *buf, size_t size)
+{
+	if (snprintf(buf, size, "%s%s", ctx_get_config_root(ctx), RUN_MODPROBE_DIR) >=
+	    (int)size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int modprobe_run_path(struct ddctl_ctx *ctx, long pid, unsigned long long starttime,
+		      char *buf, size_t size)
+{
+	char dir[PATH_MAX];
+	int r = dir_path(ctx, dir, sizeof(dir));
+
+	if (!r && snprintf(buf, size, "%s/" RUN_MODPROBE_PREFIX "%ld-%llu.conf", dir, pid,
+			   starttime) >= (int)size)
+		r = -ENAMETOOLONG;
+	return r;
+}
+
+/*
+ * The directory, made if missing; refused unless it is a directory (not
+ * a symbolic link) that only its owner, root or ourselves, can write.
+ */
+static int check_dir(struct ddctl_ctx *ctx)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	int fd, r = dir_path(ctx, dir, sizeof(dir));
+
+	if (!r)
+		r = mkdir_p(ctx_get_config_root(ctx), RUN_MODPROBE_DIR);
+	if (r < 0)
+		return r;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = fstat(fd, &st) < 0 ? -errno : 0;
+	close(fd);
+	if (!r && ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022))) {
+		err(ctx, "%s: owned by uid %u with mode %04o: only root may write it; no load-time configuration\n",
+		    dir, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
+		r = -EPERM;
+	}
+	return r;
+}
+
+int modprobe_run_write(struct ddctl_ctx *ctx, const char *path,
+		       struct ddctl_queryset *set)
+{
+	struct strbuf sb = { 0 };
+	int r = check_dir(ctx);
+
+	if (!r)
+		r = strbuf_adds(&sb, RUN_MODPROBE_HEADER);
+	if (!r)
+		r = modprobe_options_text(set, &sb);
+	if (!r)
+		r = ddctl_file_write(ctx, path, sb.buf, sb.len, 0);
+	strbuf_release(&sb);
+	return r;
+}
+
+int modprobe_run_remove(const char *path)
+{
+	if (unlink(path) < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+void modprobe_run_clean(struct ddctl_ctx *ctx,
+			bool (*running)(long pid, unsigned long long starttime))
+{
+	char dir[PATH_MAX], path[PATH_MAX * 2];
+	unsigned long long st;
+	struct dirent *de;
+	long pid;
+	int n;
+	DIR *d;
+
+	if (dir_path(ctx, dir, sizeof(dir)) < 0 || !(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		n = 0;
+		if (sscanf(de->d_name, RUN_MODPROBE_PREFIX "%ld-%llu.conf%n", &pid, &st, &n) != 2 ||
+		    n == 0 || de->d_name[n] || running(pid, st))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (modprobe_run_remove(path) == 0)
+			info(ctx, "removed %s: its session is gone\n", path);
+	}
+	closedir(d);
+}
