@@ -39,8 +39,9 @@ check sys-broken-dropin-named "journal -p err: $(head -c 300 "$OUT/journal-ddctl
 	grep -q '/etc/ddctl.d/40-broken.conf:2: "module dm_mod +q".*this file is skipped' "$OUT/journal-ddctl-err.txt"
 # errors only at -p err: the info lines ("wrote the boot snapshot") and
 # warnings (bonding, not loaded yet) are in the journal, not at -p err
+# (both units load the configuration: each names the broken file once)
 check sys-journal-err-only "$(grep -v 'ddctl: /etc/ddctl.d/40-broken.conf:2' "$OUT/journal-ddctl-err.txt" | head -c 300)" \
-	eval '[ "$(grep -c . "$OUT/journal-ddctl-err.txt")" = 1 ] && grep -q "boot snapshot" "$OUT/journal-ddctl.txt"'
+	eval '[ "$(grep -vc "ddctl: /etc/ddctl.d/40-broken.conf:2" "$OUT/journal-ddctl-err.txt")" = 0 ] && grep -q "boot snapshot" "$OUT/journal-ddctl.txt"'
 check sys-journal-warning-level "journal -p warning: $(head -c 300 "$OUT/journal-ddctl-warning.txt")" \
 	eval 'grep -q "bonding" "$OUT/journal-ddctl-warning.txt" && ! grep -q "bonding" "$OUT/journal-ddctl-err.txt"'
 
@@ -107,6 +108,12 @@ systemd-analyze security ddctl.service > "$OUT/security-ddctl.txt" 2>&1
 systemd-analyze security ddctl-watch.service > "$OUT/security-ddctl-watch.txt" 2>&1
 for u in ddctl ddctl-watch; do
 	note "exposure: $u.service $(tail -n 1 "$OUT/security-$u.txt" | sed 's/.*exposure level for [^:]*: *//')"
+done
+# what each of the units' commands costs here (TCG: for the report, not a check)
+for c in "--version" "sessions --restore" "save --boot" "--check apply-config"; do
+	t0=$(date +%s%N)
+	ddctl $c > /dev/null 2>&1
+	note "time: ddctl $c: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 done
 systemd-analyze blame --no-pager > "$OUT/blame.txt" 2>&1
 systemd-analyze --no-pager > "$OUT/analyze.txt" 2>&1

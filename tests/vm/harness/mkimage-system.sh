@@ -222,7 +222,7 @@ cp "$kdir/package" "$img.tmp/kernel-package"
 # The ext4 image from the directory (mkfs.ext4 -d: no loop mount), with
 # room for the tests' files and the journal
 size=$(( $(du -sm "$R" | cut -f1) + 512 ))
-mkfs.ext4 -q -F -L ddctl-root -d "$R" "$img.tmp/root.ext4" "${size}M"
+mkfs.ext4 -q -F -L debian-system -d "$R" "$img.tmp/root.ext4" "${size}M"
 rm -rf "$R"
 { echo "base $base_key ($PACKAGES)"; (cd "$debs" && sha256sum ./*.deb); cat "$kdir/package"; } > "$img.tmp/key"
 touch "$img.tmp/ok"
