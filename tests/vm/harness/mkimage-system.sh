@@ -229,4 +229,7 @@ touch "$img.tmp/ok"
 rm -rf "$img"
 mv "$img.tmp" "$img"
 log "image built in $(( $(date +%s) - t0 )) s: $img ($(du -sh "$img" | cut -f1))"
+# each commit makes an image (~400 MB) and .debs: the three newest of each stay
+ls -1dt "$CACHE"/img-*/ 2>/dev/null | grep -v '\.tmp/$' | tail -n +4 | xargs -r rm -rf
+ls -1dt "$CACHE"/debs/*/ 2>/dev/null | grep -v '\.tmp/$' | tail -n +4 | xargs -r rm -rf
 echo "$img"
