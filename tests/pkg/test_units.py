@@ -111,5 +111,11 @@ for name, unit in (("ddctl", UNITS), ("ddctl-watch", WATCH)):
     check("%s-unit-run-dir-preserved" % name, unit.get("RuntimeDirectory") == ["ddctl"] and
           unit.get("RuntimeDirectoryPreserve") == ["yes"], unit.get("RuntimeDirectory"))
 
+    # an early-boot unit cannot count on /tmp, where systemd before 255
+    # builds PrivateDevices='s /dev: the unit would fail to start at random
+    check("%s-unit-no-private-devices" % name, unit.get("DefaultDependencies") == ["no"] and
+          "PrivateDevices" not in unit and unit.get("DevicePolicy") == ["closed"],
+          unit.get("PrivateDevices"))
+
 shutil.rmtree(tmp)
 tap.finish()

@@ -46,7 +46,12 @@ check sys-journal-warning-level "journal -p warning: $(head -c 300 "$OUT/journal
 	eval 'grep -q "bonding" "$OUT/journal-ddctl-warning.txt" && ! grep -q "bonding" "$OUT/journal-ddctl-err.txt"'
 
 check sys-builtin-applied "virtio_ring: $(not_all virtio_ring p) of $(count_of virtio_ring) not =p" all_are virtio_ring p
+# udev loads e1000 when it gets to the coldplug event, maybe after the boot
+# is "finished"; the watcher applies it on the module's uevent
+udevadm settle --timeout=120
 check sys-coldplug-loaded "e1000 not loaded at boot" grep -q '^e1000 ' /proc/modules
+i=0
+while ! all_are e1000 p && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
 check sys-coldplug-applied "e1000: $(not_all e1000 p) of $(count_of e1000) not =p" all_are e1000 p
 check sys-broken-file-not-applied "dm_mod loaded at boot?" eval '! grep -q "^dm_mod " /proc/modules || all_are dm_mod _'
 ready=$(mono ddctl-watch.service ActiveEnterTimestampMonotonic)
