@@ -43,6 +43,21 @@ tap = Tap()
 check = tap.check
 
 
+def read_until(stream, want, timeout=10):
+    """What a running process writes on @stream (a pipe), decoded, until
+    @want(text so far) holds, the stream ends or @timeout seconds pass
+    (liveness only: the caller checks what came)."""
+    data, end = b"", time.monotonic() + timeout
+    while not want(data.decode(errors="replace")) and time.monotonic() < end:
+        r, _, _ = select.select([stream], [], [], 0.2)
+        if r:
+            chunk = os.read(stream.fileno(), 65536)
+            if not chunk:
+                break
+            data += chunk
+    return data.decode(errors="replace")
+
+
 class Ddctl:
     """Runs ddctl. Each setting is a default for every call and a keyword a
     call may override (None: not given):

@@ -8,6 +8,8 @@
 #   build  compilers, meson, the libraries, cmocka, clang for the fuzzers,
 #          bash-completion, zsh and fish for the completion tests
 #   vm     the QEMU suite: QEMU, linux-source-6.12 and the kernel build tools,
+#          mmdebstrap and mkfs.ext4 for the Debian system image (its .debs
+#          need the pkg group),
 #          and Linux 7.2's source from Debian unstable (download only, with
 #          tests/vm/kernels/fetch-source.sh 7.2: the machine's apt sources stay as
 #          they are; a no-op when the tarball is there)
@@ -32,7 +34,8 @@ build=(gcc clang libclang-rt-14-dev meson ninja-build pkg-config python3
        bash-completion zsh fish)
 vm=(linux-source-6.12 qemu-system-x86 busybox-static flex bison libelf-dev
     bc cpio libssl-dev python3 meson ninja-build gcc make xz-utils
-    util-linux kmod ccache)
+    util-linux kmod ccache
+    mmdebstrap e2fsprogs)
 pkg=(build-essential debhelper dpkg-dev fakeroot lintian)
 # the arm64 cross build: the cross compiler and the :arm64 libraries ddctl
 # links (Debian multiarch; the architecture is added first)

@@ -59,9 +59,11 @@ int cmd_apply_config(struct cli *cli, const struct cli_opts *opts, int argc,
 	struct ddctl_queryset *set = NULL;
 	struct cli_commit how = { .json_head = json_files, .data = cli };
 	struct ddctl_table *table = NULL;
+	unsigned int skipped = 0;
 	int st;
 
-	st = cli_load_config(cli, &set);
+	/* a file with a broken line is left out (said), the others apply */
+	st = cli_load_config_valid(cli, &set, &skipped);
 	if (st)
 		goto out;
 	if ((cli->check || cli->verbose) && !cli->json)
@@ -72,6 +74,8 @@ int cmd_apply_config(struct cli *cli, const struct cli_opts *opts, int argc,
 		how.table = table;
 		st = cli_set_commit(cli, set, &how);
 	}
+	if (!st && skipped)
+		st = EXIT_USAGE; /* applied, but the broken files are not */
 out:
 	ddctl_table_unref(table);
 	ddctl_queryset_unref(set);

@@ -24,8 +24,8 @@ int cmd_reset(struct cli *cli, const struct cli_opts *opts, int argc,
 
 	r = ddctl_boot_state_load(cli->ctx, &text);
 	if (r == -ENOENT) {
-		cli_error(cli, "no boot snapshot %s: ddctl.service writes it at boot ('ddctl save --boot'); nothing was changed\n",
-			  boot);
+		cli_error(cli, "no boot snapshot %s: %s; nothing was changed\n",
+			  boot, cli_no_snapshot_reason());
 		return EXIT_REFUSED;
 	}
 	if (r < 0) {

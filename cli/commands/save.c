@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands/commands.h"
 #include "ops/state.h"
@@ -73,12 +74,19 @@ static int save_output(struct cli *cli, const char *path, const char *text)
 static int save_boot(struct cli *cli)
 {
 	struct ddctl_table *table = NULL;
-	int r, st = cli_read_table(cli, &table);
+	char *path = NULL;
+	int r, st;
 
-	if (st)
-		return st;
-	r = cli->check ? 0 : ddctl_boot_state_save(table);
-	ddctl_table_unref(table);
+	/* kept already (ddctl-watch.service took it): no need to read the state */
+	r = ddctl_boot_state_get_path(&path) == 0 && access(path, F_OK) == 0 ? -EEXIST : 0;
+	free(path);
+	if (!r) {
+		st = cli_read_table(cli, &table);
+		if (st)
+			return st;
+		r = cli->check ? 0 : ddctl_boot_state_save(table);
+		ddctl_table_unref(table);
+	}
 	if (r == -EEXIST) {
 		if (!cli->quiet && !cli->json)
 			printf("kept the boot snapshot %s\n", cli_boot_snapshot_name());

@@ -6,8 +6,17 @@
  * accepts only the kernel's messages; each new module gets the
  * configuration restricted to it, as one set. When uevents were lost
  * (the socket overflowed), every loaded module gets it again.
+ *
+ * Under systemd (ddctl-watch.service, Type=notify) the watcher says
+ * READY=1 once it listens, so that units ordered after it (udev's
+ * coldplug) cannot load a module it would miss. SIGHUP re-reads the
+ * configuration (ExecReload=; RELOADING=1, then READY=1); a configuration
+ * that does not load then keeps the previous one. A file with a broken
+ * query is said (FILE:LINE) and left out; the other files apply.
  */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +25,7 @@
 #include "commands/commands.h"
 #include "ops/commit.h"
 #include "ops/config.h"
+#include "ops/notify.h"
 #include "output/json.h"
 #include "output/message.h"
 
@@ -118,14 +128,77 @@ static bool handle_uevent(struct cli *cli, struct ddctl_uevent_listener *l,
 	return false;
 }
 
+static volatile sig_atomic_t reload_wanted;
+
+static void on_sighup(int sig)
+{
+	(void)sig;
+	reload_wanted = 1;
+}
+
+static void notify(struct cli *cli, const char *state)
+{
+	int r = cli_notify(state);
+
+	if (r < 0)
+		cli_error(cli, "cannot notify the service manager ($NOTIFY_SOCKET): %s\n",
+			  strerror(-r));
+}
+
+/* SIGHUP: the configuration again; the old one stays when it does not load. */
+static void reload_config(struct cli *cli, struct ddctl_queryset **config)
+{
+	struct ddctl_queryset *fresh = NULL;
+	unsigned int skipped;
+	size_t n;
+
+	notify(cli, "RELOADING=1");
+	if (cli_load_config_valid(cli, &fresh, &skipped) == EXIT_OK) {
+		ddctl_queryset_unref(*config);
+		*config = fresh;
+		n = ddctl_queryset_get_count(fresh);
+		cli_note(cli, "re-read the configuration: %zu quer%s apply to each module that loads\n",
+			 n, n == 1 ? "y" : "ies");
+	} else {
+		ddctl_queryset_unref(fresh);
+		cli_error(cli, "the configuration did not load: the previous one stays in force\n");
+	}
+	notify(cli, "READY=1");
+}
+
+/*
+ * Wait for a uevent or SIGHUP: SIGHUP is blocked except inside ppoll(), so
+ * one that arrives between two waits is not lost. 1: a uevent is there.
+ */
+static int wait_event(int fd, const sigset_t *during)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int r = ppoll(&p, 1, NULL, during);
+
+	if (r < 0)
+		return errno == EINTR ? 0 : -errno;
+	return 1;
+}
+
 int cmd_watch(struct cli *cli, const struct cli_opts *opts, int argc,
 	      char **argv)
 {
 	struct ddctl_queryset *config = NULL;
 	struct ddctl_uevent_listener *l = NULL;
+	struct sigaction sa = { .sa_handler = on_sighup };
+	sigset_t hup, during;
+	unsigned int skipped;
+	bool go_on = true;
 	int st, r;
 
-	st = cli_load_config(cli, &config);
+	/* blocked from here on: a SIGHUP during the start is seen at the first wait */
+	sigemptyset(&hup);
+	sigaddset(&hup, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hup, &during);
+	sigdelset(&during, SIGHUP);
+	sigaction(SIGHUP, &sa, NULL);
+	/* a broken file is said and left out: the watcher runs on the others */
+	st = cli_load_config_valid(cli, &config, &skipped);
 	if (st)
 		return st;
 	r = ddctl_uevent_listener_new(cli->ctx, &l);
@@ -136,8 +209,20 @@ int cmd_watch(struct cli *cli, const struct cli_opts *opts, int argc,
 	}
 	if (cli->verbose)
 		say_waiting(cli, config);
-	while (handle_uevent(cli, l, config))
-		;
+	notify(cli, "READY=1");
+	while (go_on) {
+		r = wait_event(ddctl_uevent_listener_get_fd(l), &during);
+		if (reload_wanted) {
+			reload_wanted = 0;
+			reload_config(cli, &config);
+		}
+		if (r < 0) {
+			cli_error(cli, "waiting for uevents: %s\n", strerror(-r));
+			break;
+		}
+		if (r > 0)
+			go_on = handle_uevent(cli, l, config);
+	}
 	ddctl_uevent_listener_free(l);
 	ddctl_queryset_unref(config);
 	return EXIT_REFUSED;

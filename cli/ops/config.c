@@ -25,3 +25,21 @@ int cli_load_config(struct cli *cli, struct ddctl_queryset **set)
 	}
 	return EXIT_OK;
 }
+
+int cli_load_config_valid(struct cli *cli, struct ddctl_queryset **set,
+			  unsigned int *skipped)
+{
+	int r = ddctl_queryset_new(cli->ctx, set);
+
+	*skipped = 0;
+	cli_lib_error_forget();
+	if (r == 0)
+		r = ddctl_config_load_valid(cli->ctx, *set, skipped);
+	if (r < 0) {
+		/* the library said which file and why */
+		if (!cli_lib_error())
+			cli_error(cli, "cannot load the configuration: %s\n", strerror(-r));
+		return EXIT_REFUSED;
+	}
+	return EXIT_OK;
+}

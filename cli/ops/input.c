@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ops/input.h"
+#include "ops/state.h"
 #include "output/message.h"
 #include "output/suggest.h"
 #include "util/read-file.h"
@@ -91,6 +92,11 @@ int cli_parse_file(struct cli *cli, const char *path, struct ddctl_queryset **se
 	int r;
 
 	*set = NULL;
+	if (!buf && errno == ENOENT && !strcmp(path, cli_boot_snapshot_name())) {
+		cli_error(cli, "no boot snapshot %s: %s; nothing was changed\n", name,
+			  cli_no_snapshot_reason());
+		return EXIT_REFUSED;
+	}
 	if (!buf) {
 		cli_error(cli, "cannot read %s: %s; nothing was changed\n", name,
 			  cli_read_strerror(errno));

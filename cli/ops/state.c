@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ops/state.h"
 #include "output/message.h"
+#include "util/util.h"
 
 int cli_read_table(struct cli *cli, struct ddctl_table **table)
 {
@@ -48,6 +50,26 @@ const char *cli_boot_snapshot_name(void)
 	if (!name && ddctl_boot_state_get_path(&name) < 0)
 		name = NULL;
 	return name ? name : "/run/ddctl/boot.conf";
+}
+
+/*
+ * Why there is no boot snapshot: the units that take it at boot are not
+ * enabled, did not take it at this boot, or there is no systemd.
+ */
+const char *cli_no_snapshot_reason(void)
+{
+	static const char *const wants[] = {
+		"/etc/systemd/system/sysinit.target.wants/ddctl-watch.service",
+		"/etc/systemd/system/sysinit.target.wants/ddctl.service",
+	};
+	size_t i;
+
+	if (access("/run/systemd/system", F_OK) < 0)
+		return "'ddctl save --boot' takes it early at boot, before any configuration applies (ddctl.service does under systemd)";
+	for (i = 0; i < ARRAY_SIZE(wants); i++)
+		if (access(wants[i], F_OK) == 0)
+			return "the units are enabled but did not take one at this boot (enabled since, or it failed: journalctl -b -u ddctl-watch -u ddctl); reboot, or 'ddctl save --boot' keeps the state now";
+	return "ddctl.service and ddctl-watch.service are not enabled, so no boot took one (systemctl enable ddctl.service ddctl-watch.service, then reboot); 'ddctl save --boot' keeps the state now instead";
 }
 
 static int warn_ended(struct ddctl_session *s, void *data)

@@ -11,6 +11,7 @@
 int cli_read_table(struct cli *cli, struct ddctl_table **table);
 const char *cli_backend_name(struct cli *cli);
 const char *cli_boot_snapshot_name(void);
+const char *cli_no_snapshot_reason(void);
 void cli_check_sessions(struct cli *cli);
 bool cli_lock(struct cli *cli);
 void cli_unlock(void);

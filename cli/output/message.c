@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -108,6 +109,60 @@ void cli_json_errors(int status)
 	memset(&pending, 0, sizeof(pending));
 }
 
+/*
+ * Is stderr the journal? systemd sets $JOURNAL_STREAM to the device and
+ * inode of the stream it connects (systemd.exec(5)); a process that
+ * inherited the variable but writes elsewhere does not match.
+ */
+static bool stderr_is_journal(void)
+{
+	static int known = -1;
+	unsigned long long dev, ino;
+	const char *e;
+	struct stat st;
+
+	if (known >= 0)
+		return known;
+	e = getenv("JOURNAL_STREAM");
+	known = e && sscanf(e, "%llu:%llu", &dev, &ino) == 2 && fstat(STDERR_FILENO, &st) == 0 &&
+		(unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+	return known;
+}
+
+/*
+ * "ddctl: [line N: ]message" on stderr. To the journal each line starts
+ * with its syslog priority, "<3>" for an error (sd-daemon(3)), so that
+ * journalctl -p err shows the errors and only them.
+ */
+static void emit(const struct cli *cli, int priority, const char *format, va_list args)
+{
+	char *msg = NULL, *p, *nl;
+
+	if (!stderr_is_journal()) {
+		fprintf(stderr, "ddctl: ");
+		if (cli->line)
+			fprintf(stderr, "line %u: ", cli->line);
+		vfprintf(stderr, format, args);
+		return;
+	}
+	if (vasprintf(&msg, format, args) < 0)
+		return;
+	fprintf(stderr, "<%d>ddctl: ", priority);
+	if (cli->line)
+		fprintf(stderr, "line %u: ", cli->line);
+	for (p = msg; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fprintf(stderr, "%s\n", p);
+			break;
+		}
+		fprintf(stderr, "%.*s\n", (int)(nl - p), p);
+		if (nl[1])
+			fprintf(stderr, "<%d>", priority);
+	}
+	free(msg);
+}
+
 /* A warning: "ddctl: warning: ..." on stderr; with --json one {"warning":MESSAGE} line, at once. */
 void cli_vwarn(const struct cli *cli, const char *format, va_list args)
 {
@@ -115,7 +170,7 @@ void cli_vwarn(const struct cli *cli, const char *format, va_list args)
 	char *msg = NULL;
 
 	if (!cli->json || cli->in_shell) {
-		cli_verror(cli, format, args);
+		emit(cli, LOG_WARNING, format, args);
 		return;
 	}
 	if (vasprintf(&msg, format, args) < 0)
@@ -145,10 +200,7 @@ void cli_verror(const struct cli *cli, const char *format, va_list args)
 		collect(format, args);
 		return;
 	}
-	fprintf(stderr, "ddctl: ");
-	if (cli->line)
-		fprintf(stderr, "line %u: ", cli->line);
-	vfprintf(stderr, format, args);
+	emit(cli, LOG_ERR, format, args);
 }
 
 void cli_error(const struct cli *cli, const char *format, ...)
@@ -168,8 +220,7 @@ void cli_note(const struct cli *cli, const char *format, ...)
 	if (cli->quiet || cli->json)
 		return;
 	va_start(args, format);
-	fputs("ddctl: ", stderr);
-	vfprintf(stderr, format, args);
+	emit(&(struct cli){ 0 }, LOG_NOTICE, format, args);
 	va_end(args);
 }
 
@@ -215,8 +266,10 @@ void cli_log(void *data, int priority, const char *file, int line,
 	}
 	if (priority == LOG_WARNING)
 		cli_vwarn(cli, format, args);
-	else
+	else if (priority <= LOG_ERR || cli->json)
 		cli_verror(cli, format, args);
+	else
+		emit(cli, priority, format, args);
 }
 
 /* Standard output, checked: a full disk or closed pipe is an error. */

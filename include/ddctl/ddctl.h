@@ -691,6 +691,25 @@ int ddctl_config_foreach_file(struct ddctl_ctx *ctx,
  */
 int ddctl_config_load(struct ddctl_ctx *ctx, struct ddctl_queryset *set);
 
+/**
+ * ddctl_config_load_valid() - the merged configuration, without broken files
+ * @ctx: context
+ * @set: query set; the queries of every valid file are appended in file order
+ * @skipped: out: how many files were skipped for a query error
+ *
+ * As ddctl_config_load(), except that a file with a query error is left
+ * out and the others load, as systemd-sysctl treats sysctl.d: a unit that
+ * applies the configuration at boot applies what is valid. Each skipped
+ * file is logged at error level with the file, the line, the query, the
+ * column, the word and the reason. A file that cannot be read or could
+ * be changed by a user other than root still ends the load (nothing is
+ * appended).
+ *
+ * Return: 0 (see @skipped), -ENOMEM, -EIO, -EPERM.
+ */
+int ddctl_config_load_valid(struct ddctl_ctx *ctx, struct ddctl_queryset *set,
+			    unsigned int *skipped);
+
 /* ------------------------------------------------------------------ */
 /* Modules loaded later                                               */
 /* ------------------------------------------------------------------ */

@@ -67,7 +67,7 @@ static void set_error(struct ddctl_queryset *set, unsigned int index,
 	e->msg = NULL;
 }
 
-static void clear_error(struct ddctl_queryset *set)
+void queryset_clear_error(struct ddctl_queryset *set)
 {
 	free(set->error);
 	free(set->error_word);
@@ -102,7 +102,7 @@ DDCTL_EXPORT int ddctl_queryset_parse(struct ddctl_queryset *set,
 
 	if (!copy)
 		return -ENOMEM;
-	clear_error(set);
+	queryset_clear_error(set);
 	for (query = copy; query && r == 0; query = split) {
 		split = strpbrk(query, ";\n");
 		if (split)
@@ -252,7 +252,7 @@ ddctl_queryset_unref(struct ddctl_queryset *set)
 	for (i = 0; i < set->count; i++)
 		query_release(&set->queries[i]);
 	free(set->queries);
-	clear_error(set);
+	queryset_clear_error(set);
 	ddctl_unref(set->ctx);
 	free(set);
 	return NULL;

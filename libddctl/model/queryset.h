@@ -27,6 +27,8 @@ struct ddctl_queryset {
 int queryset_append(struct ddctl_queryset *set, struct ddctl_query *q);
 /* Drop the queries from @count on. */
 void queryset_truncate(struct ddctl_queryset *set, size_t count);
+/* Forget the last parse error (a caller that leaves the bad part out). */
+void queryset_clear_error(struct ddctl_queryset *set);
 /* A deep copy of @set's queries (not its error). */
 int queryset_copy(const struct ddctl_queryset *set, struct ddctl_queryset **out);
 /* Respell query @idx with @value (taken over) as match-spec @spec. */

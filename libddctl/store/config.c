@@ -247,28 +247,39 @@ struct load {
 	struct ddctl_ctx *ctx;
 	struct ddctl_queryset *set;
 	unsigned int files;
+	unsigned int *skipped; /* NULL: a query error ends the load */
 };
 
 static int load_file(const char *path, void *data)
 {
 	struct load *l = data;
-	size_t len = 0;
+	size_t len = 0, first;
 	char *text = read_text(l->ctx, path, &len);
 	int r;
 
 	if (!text)
 		return -EIO;
 	info(l->ctx, "configuration: %s\n", path);
+	first = ddctl_queryset_get_count(l->set);
 	r = ddctl_queryset_parse_buffer(l->set, path, text, len, 0);
 	free(text);
 	l->files++;
+	if (r == -EINVAL && l->skipped) {
+		err(l->ctx, "%s; this file is skipped, the other files apply\n",
+		    ddctl_queryset_get_error(l->set, NULL, NULL, NULL));
+		queryset_truncate(l->set, first);
+		queryset_clear_error(l->set);
+		(*l->skipped)++;
+		return 0;
+	}
 	return r;
 }
 
-DDCTL_EXPORT int ddctl_config_load(struct ddctl_ctx *ctx,
-				   struct ddctl_queryset *set)
+/* Every file's queries appended, or none; @skipped: see load_file(). */
+static int load_all(struct ddctl_ctx *ctx, struct ddctl_queryset *set,
+		    unsigned int *skipped)
 {
-	struct load l = { .ctx = ctx, .set = set };
+	struct load l = { .ctx = ctx, .set = set, .skipped = skipped };
 	size_t first = ddctl_queryset_get_count(set);
 	int r;
 
@@ -276,4 +287,18 @@ DDCTL_EXPORT int ddctl_config_load(struct ddctl_ctx *ctx,
 	if (r < 0)
 		queryset_truncate(set, first);
 	return r;
+}
+
+DDCTL_EXPORT int ddctl_config_load(struct ddctl_ctx *ctx,
+				   struct ddctl_queryset *set)
+{
+	return load_all(ctx, set, NULL);
+}
+
+DDCTL_EXPORT int ddctl_config_load_valid(struct ddctl_ctx *ctx,
+					 struct ddctl_queryset *set,
+					 unsigned int *skipped)
+{
+	*skipped = 0;
+	return load_all(ctx, set, skipped);
 }

@@ -325,6 +325,14 @@ rc, out, err = run("reset", control=STOCK)
 check("reset-no-snapshot", rc == 1 and
       "no boot snapshot %s" % os.path.join(ROOT, "run", "ddctl", "boot.conf") in err and
       "nothing was changed" in err, err)
+# why there is none, and what takes one (no unit of ddctl is enabled on
+# the host running this suite)
+NOSNAP_WHY = ("are not enabled", "did not take one", "takes it early at boot")
+check("reset-no-snapshot-says-why", any(w in err for w in NOSNAP_WHY) and
+      "ddctl save --boot" in err, err)
+rc, out, err = run("diff", os.path.join(ROOT, "run", "ddctl", "boot.conf"), "-", control=STOCK)
+check("diff-no-snapshot-says-why", rc == 1 and "no boot snapshot" in err and
+      any(w in err for w in NOSNAP_WHY), err)
 rc, out, err = run("--check", "save", "--boot", control=ENABLED)
 boot = os.path.join(ROOT, "run", "ddctl", "boot.conf")
 check("save-boot-check-writes-nothing", rc == 0 and not os.path.exists(boot), out + err)

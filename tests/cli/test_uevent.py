@@ -7,15 +7,13 @@ another process on its NETLINK_KOBJECT_UEVENT port (a module-load event for
 of them, warn about each and keep running. TAP output; skips where uevent
 sockets are not available."""
 import os
-import select
 import shutil
 import socket
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from ddctltest import CONFIG_ROOT, STOCK, Ddctl, tap  # noqa: E402
+from ddctltest import CONFIG_ROOT, STOCK, Ddctl, read_until, tap  # noqa: E402
 
 NETLINK_KOBJECT_UEVENT = 15
 
@@ -40,15 +38,7 @@ def uevent_port(pid):
 
 def read_lines(stream, want, timeout=10):
     """Lines from @stream until @want(lines) or the timeout (liveness only)."""
-    data, end = b"", time.monotonic() + timeout
-    while not want(data.decode().splitlines(True)) and time.monotonic() < end:
-        r, _, _ = select.select([stream], [], [], 0.2)
-        if r:
-            chunk = os.read(stream.fileno(), 65536)
-            if not chunk:
-                break
-            data += chunk
-    return data.decode().splitlines(True)
+    return read_until(stream, lambda text: want(text.splitlines(True)), timeout).splitlines(True)
 
 
 def forged(name):

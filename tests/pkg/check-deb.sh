@@ -72,6 +72,12 @@ for p in ddctl libddctl0 libddctl-dev; do
 	dpkg -x "$work/${p}_${version}_$(dpkg --print-architecture).deb" "$root" || failed=$((failed + 1))
 done
 export LD_LIBRARY_PATH=$root/usr/lib/$ma
+# /etc/ddctl.d exists on a fresh install (`ddctl save /etc/ddctl.d/X.conf`),
+# empty: no conffile; purge takes what ddctl wrote (postrm)
+dpkg-deb -c "$work/ddctl_${version}_$(dpkg --print-architecture).deb" >"$out/ddctl-contents.txt" 2>&1
+grep -q ' \./etc/ddctl\.d/$' "$out/ddctl-contents.txt" &&
+	! dpkg-deb -I "$work/ddctl_${version}_$(dpkg --print-architecture).deb" conffiles >/dev/null 2>&1
+result $? "ddctl ships /etc/ddctl.d, empty, and no conffile" "$out/ddctl-contents.txt"
 ddctl=$root/usr/sbin/ddctl
 ldd "$ddctl" >"$out/ldd.txt" 2>&1
 grep -q "libddctl.so.0 => $root/usr/lib/$ma/libddctl.so.0" "$out/ldd.txt"

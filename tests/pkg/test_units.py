@@ -81,5 +81,41 @@ with open(STOCK) as f, open(everything, "w") as o:
 ok, log, applied = start_unit(everything, os.path.join(tmp, "run-all-on"))
 check("unit-applies-when-state-not-saveable", ok and applied, log)
 
+
+def settings(text):
+    """A unit's KEY=VALUE lines: {key: [values in order]}."""
+    out = {}
+    for key, value in re.findall(r"^(\w+)=(.*)$", text, re.M):
+        out.setdefault(key, []).append(value)
+    return out
+
+
+# The watcher is ready before udev's coldplug loads modules, takes the boot
+# snapshot before it configures any, and re-reads ddctl.d on reload.
+WATCH = settings(open(os.path.join(DATA, "ddctl-watch.service.in")).read())
+UNITS = settings(UNIT)
+check("watch-unit-notify", WATCH.get("Type") == ["notify"] and WATCH.get("NotifyAccess") == ["main"],
+      WATCH.get("Type"))
+check("watch-unit-before-coldplug", "systemd-udev-trigger.service" in " ".join(WATCH.get("Before", [])) and
+      "ddctl.service" in " ".join(WATCH.get("Before", [])), WATCH.get("Before"))
+check("watch-unit-snapshot-first", WATCH.get("ExecStartPre") == ["-@sbindir@/ddctl save --boot"],
+      WATCH.get("ExecStartPre"))
+check("watch-unit-reload-sighup", any("HUP" in v and ("$MAINPID" in v or "--kill-who=main" in v)
+                                                    for v in WATCH.get("ExecReload", [])) and
+      WATCH.get("ReloadPropagatedFrom") == ["ddctl.service"], WATCH.get("ExecReload"))
+check("unit-reload-propagates", UNITS.get("PropagatesReloadTo") == ["ddctl-watch.service"] and
+      "ddctl-watch.service" in " ".join(UNITS.get("After", [])), UNITS.get("PropagatesReloadTo"))
+# /run/ddctl holds session records of follow/run: a stop or restart of a
+# unit must not remove it
+for name, unit in (("ddctl", UNITS), ("ddctl-watch", WATCH)):
+    check("%s-unit-run-dir-preserved" % name, unit.get("RuntimeDirectory") == ["ddctl"] and
+          unit.get("RuntimeDirectoryPreserve") == ["yes"], unit.get("RuntimeDirectory"))
+
+    # an early-boot unit cannot count on /tmp, where systemd before 255
+    # builds PrivateDevices='s /dev: the unit would fail to start at random
+    check("%s-unit-no-private-devices" % name, unit.get("DefaultDependencies") == ["no"] and
+          "PrivateDevices" not in unit and unit.get("DevicePolicy") == ["closed"],
+          unit.get("PrivateDevices"))
+
 shutil.rmtree(tmp)
 tap.finish()

@@ -52,7 +52,8 @@ from tap import Tap  # noqa: E402
 DRY_RUN_SCRIPTS = {"tests/vm/demo.sh", "tests/run-all.sh", ".ci/run",
                    "tests/deps.sh", "tests/vm/deps.sh",
                    "tests/vm/kernels/build-kernel.sh", "tests/vm/harness/vmtest.py",
-                   "tests/vm/harness/run-vm.py", "tests/vm/kernels/fetch-source.sh"}
+                   "tests/vm/harness/run-vm.py", "tests/vm/kernels/fetch-source.sh",
+                   "tests/vm/harness/mkimage-system.sh", "tests/vm/harness/vmtest-system.py"}
 # commands of the tool itself and of the system: not build or test steps
 NOT_CHECKED = {"ddctl", "systemctl", "pkg-config", "dmesg", "modprobe",
                "insmod", "rmmod", "echo", "cat", "less", "man", "update-grub"}
