@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 import time
 
@@ -217,6 +218,39 @@ class Boot:
     def summary(self):
         return (f"{self.status} rc={self.rc} in {self.seconds:.1f}s, "
                 f"log {os.path.join(self.rundir, 'console.log')}")
+
+
+def write_raw_header(rf, prog, kdirs, labels=None):
+    """The head of a benchmark's raw file: PROG, its arguments, the base
+    and architecture, each kind's kernel (KDIRS: kind -> cache dir; LABELS:
+    kind -> the name in the tables) with what went into its key, the host."""
+    rf.write(f"# {prog} start {time.strftime('%Y-%m-%dT%H:%M:%S')} "
+             f"argv={' '.join(sys.argv[1:])}\n")
+    rf.write(f"# base {BASE} arch {ARCH}\n")
+    for kind, kd in kdirs.items():
+        rel = open(os.path.join(kd, "kernelrelease")).read().strip()
+        lb = f" ({labels[kind]})" if labels and kind in labels else ""
+        rf.write(f"# {kind}{lb} kernel {kd} {rel}\n")
+        for ln in open(os.path.join(kd, "info")):
+            rf.write(f"#   {kind} info: {ln.strip()}\n")
+    qv = os.popen(f"{qemu_binary()} --version").readline().strip()
+    cpu = "?"
+    for ln in open("/proc/cpuinfo"):
+        if ln.startswith("model name"):
+            cpu = ln.split(":", 1)[1].strip()
+            break
+    rf.write(f"# guest arch {ARCH}\n")
+    rf.write(f"# host: nproc={os.cpu_count()} cpu={cpu!r} qemu={qv!r}\n")
+
+
+def print_problems(problems):
+    """The benchmarks' closing list of what went wrong (None: nothing)."""
+    if problems is None:
+        return
+    print()
+    print("problems:" if problems else "problems: none")
+    for pr in problems:
+        print(f"  {pr}")
 
 
 def is_distro(kdir):
