@@ -98,6 +98,14 @@ def main():
                          "running, per kind (default: all K; stock's "
                          "per-key syncs make 20,000 keys with busy vCPUs "
                          "take tens of minutes under TCG)")
+    ap.add_argument("--kind-ks", default="",
+                    help="KIND=K/K/..,...: other K for that kind")
+    ap.add_argument("--icount", type=int, metavar="SHIFT",
+                    help="QEMU -icount shift=SHIFT,sleep=off: the guest's "
+                         "clock counts instructions (2^SHIFT ns each), so "
+                         "times do not depend on the host's load; with "
+                         "--spin-ks KIND=none for every kind (the spinners "
+                         "stall the round-robin vCPUs)")
     ap.add_argument("--spin-reps", type=int, default=0,
                     help="spinners in the first N repetitions only "
                          "(0: all)")
@@ -120,6 +128,11 @@ def main():
     ks = a.ks.split(",")
     reps_k = dict(x.split("=") for x in a.reps_k.split(",") if x)
     spin_ks = dict(x.split("=", 1) for x in a.spin_ks.split(",") if x)
+    kind_ks = dict(x.split("=", 1) for x in a.kind_ks.split(",") if x)
+    clock = "real"
+    if a.icount is not None:
+        os.environ["DDCTL_QEMU_EXTRA"] = f"-icount shift={a.icount},sleep=off"
+        clock = f"icount{a.icount}"
     os.makedirs(a.logdir, exist_ok=True)
     raw = a.raw or os.path.join(a.logdir, "raw.txt")
 
@@ -130,7 +143,8 @@ def main():
             " " + PAGEWISE if kind == "pagewise" else "")
         kdir = vmlib.build_kernel("patched" if kind == "pagewise" else kind,
                                   use_kdir=False)
-        vmlib.build_modules(kdir, [int(k) for k in ks])
+        vmlib.build_modules(kdir, [int(k) for k in
+                                   kind_ks.get(kind, "/".join(ks)).split("/")])
         build_spin(kdir)
         arch = "" if vmlib.ARCH == "x86_64" else "-" + vmlib.ARCH
         initrd = os.path.join(a.logdir, f"initramfs-{kind}{arch}.cpio.gz")
@@ -145,7 +159,8 @@ def main():
         for m in ms:
             for kind in kinds:
                 kdir, initrd = prep[kind]
-                app = (f"ddctl.ks={','.join(ks)} ddctl.reps={a.reps} "
+                kks = kind_ks.get(kind, "/".join(ks)).split("/")
+                app = (f"ddctl.ks={','.join(kks)} ddctl.reps={a.reps} "
                        f"ddctl.idle={a.idle}")
                 if kind == "pagewise":
                     app += " ddctl.pw=1"
@@ -163,7 +178,7 @@ def main():
                                extra_append=app)
                 la1 = open("/proc/loadavg").read().split()[:3]
                 vmlib.log(f"{kind} M={m}: {b.summary()}")
-                rf.write(f"# {kind} M={m}: host loadavg before {' '.join(la0)}"
+                rf.write(f"# {kind} M={m} clock {clock}: host loadavg before {' '.join(la0)}"
                          f" after {' '.join(la1)}; boot {b.summary()}\n")
                 if b.nproc != m:
                     problems.append(f"{kind} M={m}: guest saw {b.nproc} CPUs")
@@ -181,13 +196,13 @@ def main():
                         if kind == "pagewise" and d.get("pw") == "0":
                             lb = labels.get("patched", "patched")
                         d.update(kind=kind, label=lb, m=str(m),
-                                 arch=vmlib.ARCH)
+                                 arch=vmlib.ARCH, clock=clock)
                         rows.append(d)
                         rf.write("pb " + " ".join(f"{k}={v}" for k, v
                                                   in d.items()) + "\n")
                 for line in b.bad_lines:
                     problems.append(f"{kind} M={m}: {line}")
-                missing = [k for k in ks if k not in done]
+                missing = [k for k in kks if k not in done]
                 if missing:
                     problems.append(f"{kind} M={m}: {b.status}, K "
                                     f"{','.join(missing)} unfinished")
@@ -238,10 +253,11 @@ def ratio(a, b):
 
 
 def other_cpus_rate(d, field, ns_field):
-    """calls per ms of the CPUs other than the writer's (cpu0 and cpu1 of
-    the write), summed; and their count"""
+    """calls per ms of the CPUs other than the one the write started on
+    (cpu0; with 2 vCPUs the writer may end on the other one, cpu1),
+    summed; and their count"""
     counts = [int(x) for x in d[field].split(",")]
-    skip = {int(d.get("cpu0", -1)), int(d.get("cpu1", -1))}
+    skip = {int(d.get("cpu0", -1))}
     others = [c for i, c in enumerate(counts) if i not in skip]
     t = int(d[ns_field]) / 1e6
     return (sum(others) / t if t > 0 else float("nan")), len(others)
@@ -290,6 +306,10 @@ def print_tables(rows, problems):
     base = labels[0]
     ks = sorted({d["k"] for d in rows}, key=int)
     msv = sorted({int(d["m"]) for d in rows})
+    clocks = sorted({d.get("clock", "real") for d in rows})
+    print("guest clock: " + ", ".join(clocks) + " (real: QEMU's TCG wall "
+          "clock, which follows the host's load; icountN: instructions "
+          "x 2^N ns, deterministic)")
     for arch in sorted({d.get("arch", "x86_64") for d in rows}):
         for spin in ("0", "1"):
             for dirn in ("on", "off"):

@@ -294,6 +294,9 @@ def qemu_cmd(kdir, initrd, smp, mem, append, console_path, data_path,
                 "-chardev", f"file,id=ddctl-data,path={data_path}",
                 "-device", "virtserialport,chardev=ddctl-data,"
                            "name=ddctl.data"]
+    # (the benchmarks: e.g. "-icount shift=4,sleep=off", guest time by
+    # instruction count, independent of the host's load)
+    cmd += os.environ.get("DDCTL_QEMU_EXTRA", "").split()
     cmd += ["-append", append]
     return cmd
 
