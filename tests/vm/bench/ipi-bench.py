@@ -295,7 +295,8 @@ def plot_series(paths, ms):
                 if d.get("dir") != "on" or d.get("spinners") != "0":
                     continue
                 arch = d.get("arch", arch)
-                key = (f"{d['label']} {base}", int(d["m"]), "kernel")
+                key = (f"{d['label']} {base}", int(d["m"]),
+                       f"kernel, {d.get('clock', 'real')} clock")
                 val = (int(d["cal"]), int(d["txn_ns"]) / 1e6)
             else:
                 continue
@@ -339,7 +340,7 @@ def plot(paths, outdir, ms):
             ks = sorted(byk)
             ipis = [max(1, median([v[0] for v in byk[k]])) for k in ks]
             tms = [median([v[1] for v in byk[k]]) for k in ks]
-            kw = dict(color=colors[label], marker="o" if source == "kernel"
+            kw = dict(color=colors[label], marker="o" if source.startswith("kernel")
                       else "s", linestyle=styles[msl.index(m) % len(styles)],
                       label=f"{label} M={m} ({source})")
             ax1.plot(ks, ipis, **kw)
@@ -352,10 +353,12 @@ def plot(paths, outdir, ms):
             ax.set_ylabel(what)
             ax.grid(True, which="both", alpha=0.3)
         ax1.legend(fontsize=7)
-        ax1.set_title("kernel: raw IPI bracket; wall: less the idle rate "
-                      "(clamped at 1)", fontsize=8)
-        ax2.set_title("kernel: the write's own time (textpoke-timing.patch); "
-                      "wall: guest bracket", fontsize=8)
+        ax1.set_title("kernel: poke-bench's raw IPI bracket\nwall: "
+                      "ipi-bench's, less the idle rate (clamped at 1)",
+                      fontsize=8)
+        ax2.set_title("kernel: the write's own time (textpoke-timing.patch;\n"
+                      "icount clock: instructions x 16 ns); wall: guest "
+                      "bracket, TCG wall clock", fontsize=8)
         fig.suptitle(f"dynamic debug '+p' over K keys, {arch}, QEMU TCG "
                      f"(sources: {', '.join(srcs[arch])})",
                      fontsize=9)

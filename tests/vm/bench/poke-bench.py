@@ -40,6 +40,7 @@ boot, pw=0 (per-site poking: label of "patched", v2) and pw=1 (label of
 "pagewise", default "<patched label>+pagewise").
 """
 import argparse
+import fcntl
 import os
 import shutil
 import subprocess
@@ -64,19 +65,24 @@ def build_spin(kdir):
     src = os.path.join(SPIN_SRC, "ddctl_spin.c")
     if os.path.exists(ko) and os.path.getmtime(ko) >= os.path.getmtime(src):
         return ko
-    work = os.path.join("/var/cache/ddctl/extmod", "ddctl_spin")
-    shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(SPIN_SRC, work)
-    kbuild = os.path.join(kdir, "build")
-    r = subprocess.run(["make", "-C", kbuild, f"M={work}",
-                        f"-j{os.cpu_count() or 1}", "modules"],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
-    if r.returncode:
-        sys.stderr.write(r.stdout[-4000:])
-        sys.exit(f"poke-bench: building ddctl_spin against {kbuild} failed")
-    shutil.copy(os.path.join(work, "ddctl_spin.ko"), ko + ".tmp")
-    os.rename(ko + ".tmp", ko)
+    top = "/var/cache/ddctl/extmod"
+    os.makedirs(top, exist_ok=True)
+    # one build at a time in the shared source dir (as gen-module.py)
+    with open(os.path.join(top, ".ddctl_spin.lock"), "w") as lk:
+        fcntl.flock(lk, fcntl.LOCK_EX)
+        work = os.path.join(top, "ddctl_spin")
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(SPIN_SRC, work)
+        kbuild = os.path.join(kdir, "build")
+        r = subprocess.run(["make", "-C", kbuild, f"M={work}",
+                            f"-j{os.cpu_count() or 1}", "modules"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True)
+        if r.returncode:
+            sys.stderr.write(r.stdout[-4000:])
+            sys.exit(f"poke-bench: building ddctl_spin against {kbuild} failed")
+        shutil.copy(os.path.join(work, "ddctl_spin.ko"), ko + ".tmp")
+        os.rename(ko + ".tmp", ko)
     return ko
 
 
@@ -252,12 +258,12 @@ def ratio(a, b):
     return f"{a / b:.1f}x" if a / b < 100 else f"{a / b:,.0f}x"
 
 
-def other_cpus_rate(d, field, ns_field):
+def other_cpus_rate(d, field, ns_field, every=False):
     """calls per ms of the CPUs other than the one the write started on
-    (cpu0; with 2 vCPUs the writer may end on the other one, cpu1),
-    summed; and their count"""
+    (cpu0; the writer may move: cpu1 is where it ended), summed, or of
+    every CPU; and their count"""
     counts = [int(x) for x in d[field].split(",")]
-    skip = {int(d.get("cpu0", -1))}
+    skip = set() if every else {int(d.get("cpu0", -1))}
     others = [c for i, c in enumerate(counts) if i not in skip]
     t = int(d[ns_field]) / 1e6
     return (sum(others) / t if t > 0 else float("nan")), len(others)
@@ -350,10 +356,14 @@ def print_tables(rows, problems):
                                   + " | ".join(cells + rat) + " |")
         # the other CPUs
         print(f"\n{arch}: calls per ms of ddctl_spin's kthreads on the CPUs "
-              "other than the writer's (summed over them), idle (before the "
-              "transaction, same boot) and during it; median (min-max)\n")
+              "other than the one the write started on (summed over them), "
+              "idle (before the transaction, same boot) and during it, "
+              "median (min-max); the same ratio over every CPU; in how many "
+              "writes the writer ended on another CPU\n")
         hdr = ["K", "M", "dir", "other CPUs"] + \
-            [f"{lb} {w}" for lb in labels for w in ("idle", "during", "during/idle")]
+            [f"{lb} {w}" for lb in labels
+             for w in ("idle", "during", "during/idle", "all CPUs during/idle",
+                       "writer moved")]
         print("| " + " | ".join(hdr) + " |")
         print("|" + "---|" * len(hdr))
         for k in ks:
@@ -366,16 +376,23 @@ def print_tables(rows, problems):
                              and int(d["m"]) == m and d["spinners"] == "1"
                              and d["dir"] == dirn and "idle_spin" in d
                              and d.get("arch", "x86_64") == arch]
-                        idle, during, rel = [], [], []
+                        idle, during, rel, rel_all = [], [], [], []
+                        moved = 0
                         for d in v:
                             i, n1 = other_cpus_rate(d, "idle_spin", "idle_ns")
                             t, n2 = other_cpus_rate(d, "spin", "txn_ns")
+                            ia, _ = other_cpus_rate(d, "idle_spin", "idle_ns", True)
+                            ta, _ = other_cpus_rate(d, "spin", "txn_ns", True)
                             n_other.add(n2)
                             idle.append(i)
                             during.append(t)
                             rel.append(t / i if i > 0 else float("nan"))
+                            rel_all.append(ta / ia if ia > 0 else float("nan"))
+                            moved += d.get("cpu0") != d.get("cpu1")
                         cells += [cell(idle), cell(during),
-                                  (f"{median(rel):.2f}" if rel else "-")]
+                                  (f"{median(rel):.2f}" if rel else "-"),
+                                  (f"{median(rel_all):.2f}" if rel_all else "-"),
+                                  (f"{moved}/{len(v)}" if v else "-")]
                     if not any(c != "-" for c in cells):
                         continue
                     print(f"| {k} | {m} | {dirn} | "
