@@ -9,6 +9,7 @@ static-key toggles.
         [--modes a,b] [--nl-kinds patched] [--ddctl PATH]
         [--logdir /tmp/ddctl-ipi-bench] [--raw FILE] [--table-only RAWFILE]
         [--base 6.12|7.2]
+  tests/vm/bench/ipi-bench.py --plot RAWFILE... [--plot-out DIR] [--ms 2,4]
 
 --base (default $DDCTL_KBASE, else 6.12) picks the kernel base and its
 series, as for vmtest.py; the raw file records it in a "# base" line.
@@ -49,13 +50,20 @@ stock 6(M-1) IPIs per key per +p/-p pair, patched 3(M-1) per batch of
 <=256 keys per toggle) and appends every per-run line to --raw.
 Asserts nothing about speed; exit status 0 when every cell has data and
 every guest saw M CPUs. Not part of any test suite.
+
+--plot draws, from raw files of this script (its "run" lines: "+p" over
+K keys, IPIs less the idle rate, the guest's wall time) and of
+poke-bench.py (its "pb" lines: "on" with the spinners asleep, the raw IPI
+bracket and the kernel's own transaction time), IPIs and time against K,
+log-log, one line per kind (poke-bench's label: stock, v2, v3) and vCPU
+count (--ms), one PNG per architecture: DIR/plot-ARCH.png (--plot-out,
+default this directory). Needs matplotlib (python3-matplotlib).
 """
 import argparse
 import math
 import os
 import re
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "harness"))
@@ -138,8 +146,18 @@ def main():
                     help="only print the table of an existing raw file")
     ap.add_argument("--base", choices=vmlib.BASES, default=vmlib.BASE,
                     help="kernel base (default $DDCTL_KBASE or 6.12)")
+    ap.add_argument("--plot", nargs="+", metavar="RAWFILE",
+                    help="draw IPIs and time against K from these raw files")
+    ap.add_argument("--plot-out", default=HERE, metavar="DIR",
+                    help="where --plot writes plot-ARCH.png")
     a = ap.parse_args()
     vmlib.set_base(a.base)
+
+    if a.plot:
+        ms = {int(x) for x in a.ms.split(",")}
+        for path in plot(a.plot, a.plot_out, ms):
+            print(path)
+        return 0
 
     if a.table_only:
         runs = [parse_kv(ln) for ln in open(a.table_only)
@@ -189,20 +207,8 @@ def main():
     runs = []
     problems = []
     with open(raw, "a") as rf:
-        rf.write(f"# ipi-bench start {time.strftime('%Y-%m-%dT%H:%M:%S')} "
-                 f"argv={' '.join(sys.argv[1:])}\n")
-        rf.write(f"# base {vmlib.BASE} arch {vmlib.ARCH}\n")
-        for kind in kinds:
-            kd = prep[kind][0]
-            rf.write(f"# {kind} kernel {kd} "
-                     f"{open(os.path.join(kd, 'kernelrelease')).read().strip()}"
-                     f"\n")
-            for ln in open(os.path.join(kd, "info")):
-                rf.write(f"#   {kind} info: {ln.strip()}\n")
-        qv = os.popen(f"{vmlib.qemu_binary()} --version").readline().strip()
-        rf.write(f"# guest arch {vmlib.ARCH}\n")
-        rf.write(f"# host: nproc={os.cpu_count()} "
-                 f"cpu={cpu_model()!r} qemu={qv!r}\n")
+        vmlib.write_raw_header(rf, "ipi-bench",
+                               {kind: prep[kind][0] for kind in kinds})
         for m in ms:
             for kind in kinds:
                 kdir, initrd = prep[kind]
@@ -259,11 +265,109 @@ def main():
     return 0 if not problems else 1
 
 
-def cpu_model():
-    for ln in open("/proc/cpuinfo"):
-        if ln.startswith("model name"):
-            return ln.split(":", 1)[1].strip()
-    return "?"
+def plot_series(paths, ms):
+    """{arch: {(label, m, source): {k: [(ipis, ms), ...]}}} from raw files:
+    ipi-bench "run" lines of mode p (source "wall": IPIs less the idle
+    rate, the guest's wall time) and poke-bench "pb" lines of dir=on,
+    spin=0 (source "kernel": the raw IPI bracket, the kernel's txn time)"""
+    out, srcs = {}, {}
+    for path in paths:
+        arch, base = "x86_64", "?"
+        for ln in open(path):
+            if ln.startswith("#"):
+                w = ln.split()
+                if "arch" in w[:-1]:
+                    arch = w[w.index("arch") + 1]
+                if "BENCH-START" in w:
+                    base = ".".join(w[w.index("BENCH-START") + 1]
+                                    .split(".")[:2])
+                continue
+            if ln.startswith("run "):
+                d = parse_kv(ln[4:])
+                if d.get("mode") != "p" or d["k"] == "b":
+                    continue
+                us, ius = int(d["us"]), max(1, int(d["idle_us"]))
+                ipis = int(d["cal"]) - int(d["idle_cal"]) * us / ius
+                key = (f"{d['kind']} {base}", int(d["m"]), "wall")
+                val = (ipis, us / 1000)
+            elif ln.startswith("pb "):
+                d = parse_kv(ln[3:])
+                if d.get("dir") != "on" or d.get("spinners") != "0":
+                    continue
+                arch = d.get("arch", arch)
+                key = (f"{d['label']} {base}", int(d["m"]),
+                       f"kernel, {d.get('clock', 'real')} clock")
+                val = (int(d["cal"]), int(d["txn_ns"]) / 1e6)
+            else:
+                continue
+            if key[1] not in ms:
+                continue
+            out.setdefault(arch, {}).setdefault(key, {}) \
+               .setdefault(int(d["k"]), []).append(val)
+            srcs.setdefault(arch, [])
+            if os.path.basename(path) not in srcs[arch]:
+                srcs[arch].append(os.path.basename(path))
+    return out, srcs
+
+
+def plot(paths, outdir, ms):
+    """plot-ARCH.png per architecture in OUTDIR; returns the paths"""
+    try:
+        import matplotlib
+    except ImportError:
+        # Debian's python3-matplotlib is for Debian's python3; another
+        # python3 first in PATH (pyenv) does not see it
+        deb = "/usr/bin/python3"
+        if (os.path.exists(deb) and os.path.realpath(sys.executable)
+                != os.path.realpath(deb)
+                and not os.environ.get("DDCTL_PLOT_REEXEC")):
+            os.environ["DDCTL_PLOT_REEXEC"] = "1"
+            sys.stdout.flush()
+            os.execv(deb, [deb, os.path.abspath(sys.argv[0])] + sys.argv[1:])
+        sys.exit("ipi-bench.py --plot: needs matplotlib "
+                 "(apt-get install python3-matplotlib)")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    written = []
+    styles = ["-", "--", ":", "-."]
+    data, srcs = plot_series(paths, ms)
+    for arch, series in sorted(data.items()):
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 5))
+        labels = sorted({s[0] for s in series})
+        colors = {lb: f"C{i}" for i, lb in enumerate(labels)}
+        msl = sorted({s[1] for s in series})
+        for (label, m, source), byk in sorted(series.items()):
+            ks = sorted(byk)
+            ipis = [max(1, median([v[0] for v in byk[k]])) for k in ks]
+            tms = [median([v[1] for v in byk[k]]) for k in ks]
+            kw = dict(color=colors[label], marker="o" if source.startswith("kernel")
+                      else "s", linestyle=styles[msl.index(m) % len(styles)],
+                      label=f"{label} M={m} ({source})")
+            ax1.plot(ks, ipis, **kw)
+            ax2.plot(ks, tms, **kw)
+        for ax, what in ((ax1, "function-call IPIs per transaction"),
+                         (ax2, "time per transaction (ms)")):
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("K (keys turned on in one write)")
+            ax.set_ylabel(what)
+            ax.grid(True, which="both", alpha=0.3)
+        ax1.legend(fontsize=7)
+        ax1.set_title("kernel: poke-bench's raw IPI bracket\nwall: "
+                      "ipi-bench's, less the idle rate (clamped at 1)",
+                      fontsize=8)
+        ax2.set_title("kernel: the write's own time (textpoke-timing.patch;\n"
+                      "icount clock: instructions x 16 ns); wall: guest "
+                      "bracket, TCG wall clock", fontsize=8)
+        fig.suptitle(f"dynamic debug '+p' over K keys, {arch}, QEMU TCG "
+                     f"(sources: {', '.join(srcs[arch])})",
+                     fontsize=9)
+        fig.tight_layout()
+        path = os.path.join(outdir, f"plot-{arch}.png")
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        written.append(path)
+    return written
 
 
 def mean(xs):
@@ -405,11 +509,7 @@ def print_table4(runs, problems, partial=False):
         print("netlink keys_patched reported: " + "; ".join(
             f"K={k} M={m} {md}: {'/'.join(map(str, v))}"
             for (k, m, md), v in sorted(nlk.items())))
-    if problems is not None:
-        print()
-        print("problems:" if problems else "problems: none")
-        for pr in problems:
-            print(f"  {pr}")
+    vmlib.print_problems(problems)
 
 
 def print_table(runs, problems, partial=False):
@@ -474,11 +574,7 @@ def print_table(runs, problems, partial=False):
                       f"{model('patched', m, kk):,} | {n0(st)} | {n0(pt)} | "
                       f"{n0(sm)} | {n0(pm)} | "
                       f"{'-' if math.isnan(mr) else f'{mr:.1f}'}x |")
-    if problems is not None:
-        print()
-        print("problems:" if problems else "problems: none")
-        for pr in problems:
-            print(f"  {pr}")
+    vmlib.print_problems(problems)
 
 
 if __name__ == "__main__":

@@ -51,12 +51,6 @@ ints() {
 	     END { printf "%d %d\n", v["CAL"], v["TLB"] }' /proc/interrupts
 }
 
-# microseconds since the epoch (busybox date has no %N; adjtimex has usec)
-now_us() {
-	adjtimex | awk '/tv_sec/ { s = $2 } /tv_usec/ { u = $2 }
-		END { printf "%d%06d\n", s, u }'
-}
-
 # sites of the current key set whose flags contain p
 count_p() {
 	if [ "$MOD" ]; then

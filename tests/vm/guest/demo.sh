@@ -16,17 +16,6 @@ load ddctl_sites_2000
 echo
 echo "===== ddctl demo on $(uname -r), $(nproc) vCPUs ====="
 
-# function-call IPIs summed over the CPU columns: the row is found by its
-# text ("CAL: ... Function call interrupts" on x86, "IPI1: ..." on arm64)
-ipis() {
-	awk 'NR == 1 { n = NF; next }
-	     /Function call interrupts/ { s = 0; for (i = 2; i <= n + 1; i++) s += $i; print s }' /proc/interrupts
-}
-# microseconds since the epoch (busybox date has no %N; adjtimex has usec)
-now_us() {
-	adjtimex | awk '/tv_sec/ { s = $2 } /tv_usec/ { u = $2 }
-		END { printf "%d%06d\n", s, u }'
-}
 # run 'COMMAND LINE': print it as a user types it, then run it
 run() { echo; echo "\$ $1"; eval "$1"; echo "[exit status $?]"; }
 

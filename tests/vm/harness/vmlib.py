@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 import time
 
@@ -219,6 +220,39 @@ class Boot:
                 f"log {os.path.join(self.rundir, 'console.log')}")
 
 
+def write_raw_header(rf, prog, kdirs, labels=None):
+    """The head of a benchmark's raw file: PROG, its arguments, the base
+    and architecture, each kind's kernel (KDIRS: kind -> cache dir; LABELS:
+    kind -> the name in the tables) with what went into its key, the host."""
+    rf.write(f"# {prog} start {time.strftime('%Y-%m-%dT%H:%M:%S')} "
+             f"argv={' '.join(sys.argv[1:])}\n")
+    rf.write(f"# base {BASE} arch {ARCH}\n")
+    for kind, kd in kdirs.items():
+        rel = open(os.path.join(kd, "kernelrelease")).read().strip()
+        lb = f" ({labels[kind]})" if labels and kind in labels else ""
+        rf.write(f"# {kind}{lb} kernel {kd} {rel}\n")
+        for ln in open(os.path.join(kd, "info")):
+            rf.write(f"#   {kind} info: {ln.strip()}\n")
+    qv = os.popen(f"{qemu_binary()} --version").readline().strip()
+    cpu = "?"
+    for ln in open("/proc/cpuinfo"):
+        if ln.startswith("model name"):
+            cpu = ln.split(":", 1)[1].strip()
+            break
+    rf.write(f"# guest arch {ARCH}\n")
+    rf.write(f"# host: nproc={os.cpu_count()} cpu={cpu!r} qemu={qv!r}\n")
+
+
+def print_problems(problems):
+    """The benchmarks' closing list of what went wrong (None: nothing)."""
+    if problems is None:
+        return
+    print()
+    print("problems:" if problems else "problems: none")
+    for pr in problems:
+        print(f"  {pr}")
+
+
 def is_distro(kdir):
     """A distribution kernel (kernels/fetch-distro.sh): it names its package."""
     return os.path.exists(os.path.join(kdir, "package"))
@@ -260,6 +294,9 @@ def qemu_cmd(kdir, initrd, smp, mem, append, console_path, data_path,
                 "-chardev", f"file,id=ddctl-data,path={data_path}",
                 "-device", "virtserialport,chardev=ddctl-data,"
                            "name=ddctl.data"]
+    # (the benchmarks: e.g. "-icount shift=4,sleep=off", guest time by
+    # instruction count, independent of the host's load)
+    cmd += os.environ.get("DDCTL_QEMU_EXTRA", "").split()
     cmd += ["-append", append]
     return cmd
 

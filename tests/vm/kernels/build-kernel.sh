@@ -22,6 +22,11 @@
 #   DDCTL_ARCH=x86_64 (default) | arm64   (arm64: cross-built with
 #        gcc-aarch64-linux-gnu)
 #   DDCTL_KSRC_TARBALL / DDCTL_KPATCH_DIR override the tarball / series dir.
+#   DDCTL_EXTRA_PATCHES="P1 P2"   patches applied after the series (or on
+#        the pristine source for stock), e.g. the benchmark's measurement
+#        patch tests/vm/bench/textpoke-timing.patch; they are part of the key
+#        and the convenience link gets a "+extra" suffix, so such a kernel
+#        never stands in for the plain one.
 #
 # The build lives OUTSIDE the clone, in
 #   ${DDCTL_KCACHE:-/var/cache/ddctl/kernels}/<key>/
@@ -109,6 +114,13 @@ if [ "$KIND" != stock ] && [ "$KIND" != stock-debug ]; then
 		patches=("${patches[@]:0:$n1}")
 	fi
 fi
+
+extras=()
+for p in ${DDCTL_EXTRA_PATCHES:-}; do
+	[ -f "$p" ] || die "DDCTL_EXTRA_PATCHES: $p does not exist"
+	extras+=("$(cd "$(dirname "$p")" && pwd)/$(basename "$p")")
+done
+[ ${#extras[@]} -eq 0 ] || patches+=("${extras[@]}")
 
 [ "$DRY" = 1 ] || mkdir -p "$CACHE"
 
@@ -204,14 +216,14 @@ printf '%s\n' "$info" > "$OUT/info"
 # Source tree: (re)extract from scratch so a half-applied series never
 # survives a failed attempt.
 # (A pristine tree left by a failed stock build is reused.)
-if [ "$KIND" = stock ] && [ -f "$OUT/src/.ddctl-pristine" ]; then
+if [ "$KIND" = stock ] && [ ${#extras[@]} -eq 0 ] && [ -f "$OUT/src/.ddctl-pristine" ]; then
 	log "reusing extracted source in $OUT/src"
 else
 	rm -rf "$OUT/src" "$OUT/src.tmp"
 	mkdir -p "$OUT/src.tmp"
 	log "extracting $TARBALL"
 	tar -xf "$TARBALL" -C "$OUT/src.tmp" --strip-components=1
-	[ "$KIND" != stock ] || touch "$OUT/src.tmp/.ddctl-pristine"
+	[ "$KIND" != stock ] || [ ${#extras[@]} -gt 0 ] || touch "$OUT/src.tmp/.ddctl-pristine"
 	mv "$OUT/src.tmp" "$OUT/src"
 fi
 
@@ -286,6 +298,7 @@ touch "$OUT/ok"
 # Convenience symlink: latest build of each kind.
 link=$KIND
 [ "$BASE" = 6.12 ] && [ "$ARCH" = x86_64 ] || link=$KIND-$BASE-$ARCH
+[ ${#extras[@]} -eq 0 ] || link=$link+extra
 ln -sfn "$key" "$CACHE/$link"
 log "done in $(( $(date +%s) - t0 )) s"
 echo "$OUT"

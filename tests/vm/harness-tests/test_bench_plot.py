@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: the ddctl authors
+"""The benchmarks' printing and plotting code on the recorded raw data of
+tests/vm/bench/ (no QEMU, TAP): poke-bench.py --table-only prints every
+table with a row per recorded cell, and ipi-bench.py --plot draws one PNG
+per architecture of the recorded files (a SKIP where matplotlib is
+missing)."""
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.join(HERE, "..", "bench")
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+from tap import Tap  # noqa: E402
+
+tap = Tap()
+check = tap.check
+
+
+def run(*argv):
+    p = subprocess.run([sys.executable] + list(argv), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+poke_raws = sorted(glob.glob(os.path.join(BENCH, "raw-poke-*.txt")))
+check("poke-bench raw data is recorded", poke_raws, "no tests/vm/bench/raw-poke-*.txt")
+for raw in poke_raws:
+    name = os.path.basename(raw)
+    cells = {(d["label"], d["k"], d["m"], d["spinners"], d["dir"])
+             for d in (dict(kv.split("=", 1) for kv in ln.split()[1:] if "=" in kv)
+                       for ln in open(raw) if ln.startswith("pb "))}
+    rc, out, err = run(os.path.join(BENCH, "poke-bench.py"), "--table-only", raw)
+    check(f"{name}: --table-only exits 0", rc == 0, err)
+    rows = [ln for ln in out.splitlines() if ln.startswith("| ") and "| txn |" in ln]
+    # one txn row per (K, M, spin, dir), all labels side by side in it
+    want = {(k, m, s, d) for _, k, m, s, d in cells}
+    check(f"{name}: a txn row per recorded K, M, spinners and direction",
+          len(rows) == len(want), f"{len(rows)} rows for {len(want)} cells\n{out[-2000:]}")
+    labels = sorted({c[0] for c in cells})
+    check(f"{name}: every kind is a column ({', '.join(labels)})",
+          all(lb in out for lb in labels), out[:2000])
+    spun = any(c[3] == "1" for c in cells)
+    check(f"{name}: the other CPUs' table has rows exactly when the spinners ran",
+          "calls per ms" in out and spun == any(ln.startswith("| ") and " | on | " in ln
+                                                for ln in out.splitlines()), out[-2000:])
+
+raws = sorted(glob.glob(os.path.join(BENCH, "raw-*.txt")))
+tmp = tempfile.mkdtemp(prefix="ddctl-plot-")
+rc, out, err = run(os.path.join(BENCH, "ipi-bench.py"), "--plot", *raws,
+                   "--plot-out", tmp, "--ms", "2,4")
+if rc and "needs matplotlib" in err:
+    tap.skip("ipi-bench.py --plot draws the recorded data", err.strip())
+else:
+    check("ipi-bench.py --plot exits 0", rc == 0, err)
+    pngs = sorted(glob.glob(os.path.join(tmp, "plot-*.png")))
+    check("one plot per architecture (x86_64, arm64)",
+          [os.path.basename(p) for p in pngs] == ["plot-arm64.png", "plot-x86_64.png"],
+          f"{pngs}\n{out}")
+    for p in pngs:
+        with open(p, "rb") as fp:
+            head = fp.read(8)
+        check(f"{os.path.basename(p)} is a PNG of some size",
+              head == b"\x89PNG\r\n\x1a\n" and os.path.getsize(p) > 10000,
+              f"{head!r} {os.path.getsize(p)} bytes")
+    check("--plot prints the files it wrote", sorted(out.split()) == pngs, out)
+tap.finish()
