@@ -101,10 +101,6 @@ else
 	check nl-monitor "$(head -c 300 $OUT/nl-monitor.json)" \
 		grep -q '"queries":"module virtio_ring +t.*"sites_changed":[1-9]' $OUT/nl-monitor.json
 
-	# large sets: 1,600 queries, one site each, of
-	# ddctl_sites_2000 ('*2000' keeps the set under the 64 KiB attribute
-	# limit); the EXEC reply (~45 KB) and the notification (~50 KB) are
-	# larger than the old fixed buffers (32 KiB, 4 KiB)
 	# The raw EXEC of the largest set the kernel takes: DYNDBG_QUERIES_MAX
 	# (100) queries, alternately +p and -p on ddctl_sites_256, padded
 	# with a comment to DYNDBG_QUERIES_MAX_LEN (16383) bytes: taken, every
@@ -143,6 +139,13 @@ else
 		grep -q '^msg=101 queries, at most 100 per exec' $OUT/nl-exec-over.txt && why=1
 	check nl-exec-over "rc=$rc, $on sites not =_: $(head -n1 $OUT/nl-exec-over.txt) $(grep msg= $OUT/nl-exec-over.txt)" \
 		[ $rc != 0 -a "$on" = 0 -a $why = 1 ]
+	# ddctl -f of 1,600 queries, one site each, of ddctl_sites_2000: sent
+	# as transactions of at most DYNDBG_QUERIES_MAX (100) queries
+	i=0
+	while [ $i -lt 1600 ]; do
+		printf 'module *2000 format s%05d +p\n' $i
+		i=$((i + 1))
+	done > /tmp/n-big.txt
 	reset_all
 	ddctl monitor -j > $OUT/nl-monitor-large.json 2> $OUT/nl-monitor-large.err &
 	mpid=$!
