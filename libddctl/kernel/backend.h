@@ -29,6 +29,8 @@ struct backend_ops {
 	const char *name;
 	/* the most bytes of whole queries one exec takes */
 	size_t max_len;
+	/* the most queries one exec takes (0: no limit but max_len) */
+	size_t max_queries;
 	/*
 	 * A refused exec changed nothing, the kernel counts per query and can
 	 * do a dry run (netlink); else each query of an exec may have been

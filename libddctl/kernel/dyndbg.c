@@ -95,8 +95,6 @@ int nl_exec_parse(const struct nlmsghdr *nlh, void *data)
 			      data) == MNL_CB_ERROR ? -EBADMSG : 0;
 }
 
-#define EXEC_RCVBUF (1 << 20)
-
 int nl_exec(struct ddctl_ctx *ctx, const char *queries, bool dry_run,
 	    struct backend_result *res, char **errmsg)
 {
@@ -115,18 +113,10 @@ int nl_exec(struct ddctl_ctx *ctx, const char *queries, bool dry_run,
 	r = nl_connect(ctx, false, &nl, &f);
 	if (!r) {
 		/*
-		 * The reply (28 bytes per query: ~150 KB for the 5,000 queries
-		 * a 16 KiB set can hold) and the ACK behind it must both fit,
-		 * or the ACK is dropped and recv() fails with ENOBUFS although
-		 * the set was applied. SO_RCVBUFFORCE passes rmem_max with
-		 * CAP_NET_ADMIN, which EXEC needs anyway.
+		 * The kernel bounds the reply (DYNDBG_QUERIES_MAX queries, 28
+		 * bytes each): the socket's default receive buffer holds it and
+		 * the ACK behind it.
 		 */
-		int sz = EXEC_RCVBUF;
-
-		if (setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVBUFFORCE,
-			       &sz, sizeof(sz)) < 0)
-			setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVBUF,
-				   &sz, sizeof(sz));
 		nlh = nl_request(ctx, buf, len + 1024, f.id, NLM_F_ACK,
 				 DYNDBG_CMD_EXEC);
 		mnl_attr_put_strz(nlh, DYNDBG_A_QUERIES, queries);
@@ -279,9 +269,11 @@ static void dyndbg_close(struct backend *b)
 const struct backend_ops dyndbg_backend = {
 	.name = "netlink",
 	.max_len = DYNDBG_QUERIES_MAX_LEN,
+	.max_queries = DYNDBG_QUERIES_MAX,
 	.transactional = true,
 	.exec_name = "transaction",
-	.split_note = "the set is longer than one transaction takes ("
+	.split_note = "the set is larger than one transaction takes ("
+		      STR(DYNDBG_QUERIES_MAX) " queries, "
 		      STR(DYNDBG_QUERIES_MAX_LEN) " bytes): sent as %u transactions\n",
 	.read = dyndbg_read,
 	.open = dyndbg_open,

@@ -306,20 +306,27 @@ static void txn_check_kernel_counts(struct ddctl_txn *txn)
 	}
 }
 
-/* The end of the chunk that starts at @p: whole queries, at most @max bytes. */
-static const char *chunk_end(const char *p, size_t max)
+/*
+ * The end of the chunk that starts at @p: whole queries, at most @max
+ * bytes and, when @maxq is not 0, at most @maxq queries.
+ */
+static const char *chunk_end(const char *p, size_t max, size_t maxq)
 {
 	const char *end = p, *nl;
+	size_t n = 0;
 
-	while ((nl = strchr(end, '\n')) && (size_t)(nl + 1 - p) <= max)
+	while ((!maxq || n < maxq) && (nl = strchr(end, '\n')) &&
+	       (size_t)(nl + 1 - p) <= max) {
 		end = nl + 1;
+		n++;
+	}
 	return end == p ? p + strlen(p) : end;
 }
 
 /*
- * Send @text (one query per line) over @b in as few execs as its limit
- * allows, each of whole queries, the kernel's per-query results put at
- * their place in @res. With @count (the set itself, not a restore) each
+ * Send @text (one query per line) over @b in as few execs as its limits
+ * (bytes, queries) allow, each of whole queries, the kernel's per-query
+ * results put at their place in @res. With @count (the set itself, not a restore) each
  * exec counts as a write and a split set reports to the progress hook.
  * Returns the first error; *@done is the number of execs before it.
  */
@@ -327,18 +334,18 @@ static int send_text(struct ddctl_txn *txn, struct backend *b, const char *text,
 		     bool dry, struct backend_result *res, bool count,
 		     unsigned int *done)
 {
-	size_t max = b->ops->max_len, base = 0, len, n;
+	size_t max = b->ops->max_len, maxq = b->ops->max_queries, base = 0, len, n;
 	unsigned int total = 0;
 	const char *p, *end, *q;
 	int r = 0;
 
 	*done = 0;
-	for (p = text; *p; p = chunk_end(p, max))
+	for (p = text; *p; p = chunk_end(p, max, maxq))
 		total++;
 	for (p = text; *p; p = end) {
 		struct backend_result part = { 0 };
 
-		end = chunk_end(p, max);
+		end = chunk_end(p, max, maxq);
 		len = (size_t)(end - p);
 		if (len > max) {
 			err(txn->ctx, "a single query is longer than the kernel accepts\n");

@@ -444,7 +444,6 @@ static int fake_exec(struct backend *b, const char *text, size_t len, bool dry,
 	const char *p = text, *end = text + len, *nl;
 	size_t k = 0;
 
-	(void)b;
 	(void)dry;
 	if (++fake.execs == fake.refuse) {
 		*errmsg = strdup("fake says no");
@@ -457,7 +456,7 @@ static int fake_exec(struct backend *b, const char *text, size_t len, bool dry,
 		fputs(fake.other_text, f);
 		fclose(f);
 	}
-	assert_true(len <= 64);
+	assert_true(len <= b->ops->max_len);
 	assert_int_equal(text[len - 1], '\n');
 	strncat(fake.sent, text, len);
 	for (; p < end; p = nl + 1, k++) {
@@ -468,6 +467,8 @@ static int fake_exec(struct backend *b, const char *text, size_t len, bool dry,
 			res->reported++;
 		}
 	}
+	if (b->ops->max_queries)
+		assert_true(k <= b->ops->max_queries);
 	return 0;
 }
 
@@ -476,7 +477,8 @@ static void fake_close(struct backend *b)
 	(void)b;
 }
 
-static const struct backend_ops fake_backend = {
+/* not const: a test sets the netlink family's other limit, max_queries */
+static struct backend_ops fake_backend = {
 	.name = "fake",
 	.max_len = 64,
 	.transactional = true,
@@ -559,6 +561,56 @@ static void test_transactional_split_counts(void **state)
 	}
 	assert_int_equal(ddctl_txn_get_kernel_counts(txn, i, NULL, NULL), -ENODATA);
 	ddctl_queryset_unref(set);
+	ddctl_txn_unref(txn);
+}
+
+/*
+ * An exec takes at most max_queries queries however short: six queries
+ * go in three execs of two, each query's counts at its place, one
+ * transaction to the caller.
+ */
+static void test_transactional_split_by_count(void **state)
+{
+	struct sub *s = *state;
+	struct ddctl_queryset *set = test_parse(s->ctx, FAKE_SET);
+	struct ddctl_txn *txn;
+	unsigned int matched = 0, changed = 1;
+	size_t i;
+
+	fake_backend.max_len = 4096;
+	fake_backend.max_queries = 2;
+	txn = fake_commit(s, DDCTL_TXN_NO_VERIFY, 0, 0, -EPROTO);
+	fake_backend.max_len = 64;
+	fake_backend.max_queries = 0;
+	assert_string_equal(fake.sent, ddctl_txn_get_sent(txn));
+	assert_int_equal(fake.execs, 3);
+	assert_int_equal(ddctl_txn_get_write_count(txn), 3);
+	assert_non_null(strstr(fake.log, "sent as 3 fake transactions"));
+	for (i = 0; i < ddctl_queryset_get_count(set); i++) {
+		const char *q = ddctl_query_get_canonical(ddctl_queryset_get_query(set, i));
+
+		assert_int_equal(ddctl_txn_get_kernel_counts(txn, i, &matched, &changed), 0);
+		assert_int_equal(matched, strlen(q));
+		assert_int_equal(changed, 0);
+	}
+	ddctl_queryset_unref(set);
+	ddctl_txn_unref(txn);
+}
+
+/* A refused second exec of a set split by count: the first one restored. */
+static void test_transactional_count_refusal_restored(void **state)
+{
+	struct ddctl_txn *txn;
+
+	fake_backend.max_len = 4096;
+	fake_backend.max_queries = 2;
+	txn = fake_commit_set(*state, FAKE_SET_RESTORABLE, 0, 2, -EINVAL, -EINVAL);
+	fake_backend.max_len = 64;
+	fake_backend.max_queries = 0;
+	assert_int_equal(ddctl_txn_get_write_count(txn), 1);
+	assert_non_null(strstr(fake.log, "transaction 2 of 2"));
+	assert_non_null(strstr(fake.log, "restored"));
+	assert_true(fake.execs >= 3); /* the restore went out */
 	ddctl_txn_unref(txn);
 }
 
@@ -679,6 +731,8 @@ int main(void)
 		cmocka_unit_test(test_split_reports_each_write),
 		cmocka_unit_test(test_one_write_is_silent),
 		cmocka_unit_test_setup_teardown(test_transactional_split_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transactional_split_by_count, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transactional_count_refusal_restored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactional_later_refusal_restored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transactional_first_refusal_not_restored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusal_restores_only_the_sets_sites, setup, teardown),

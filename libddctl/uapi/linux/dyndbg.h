@@ -10,6 +10,7 @@
 #define DYNDBG_FAMILY_VERSION	1
 
 #define DYNDBG_QUERIES_MAX_LEN	16383
+#define DYNDBG_QUERIES_MAX	100
 
 /**
  * enum dyndbg_site_flags - Flags of a callsite, one bit per flag character of

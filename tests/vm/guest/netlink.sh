@@ -6,7 +6,7 @@
 # (DDCTL_NETLINK=1 on the command line says the series has it).
 NLTESTS="nl-info nl-dump-equals-control nl-atomic-bad-query nl-net-zero \
 nl-dryrun-equals-prediction nl-apply-verified nl-eperm nl-monitor nl-concurrency \
-nl-exec-large nl-set-large nl-monitor-large nl-monitor-lost"
+nl-exec-large nl-exec-over nl-set-large nl-monitor-large nl-monitor-lost"
 # standalone (run-vm.py --script netlink): the helpers and the usual modules
 if [ -z "$CONTROL" ]; then
 	. /ddctl-tests/lib.sh
@@ -101,27 +101,51 @@ else
 	check nl-monitor "$(head -c 300 $OUT/nl-monitor.json)" \
 		grep -q '"queries":"module virtio_ring +t.*"sites_changed":[1-9]' $OUT/nl-monitor.json
 
-	# large sets: 1,600 queries, one site each, of
-	# ddctl_sites_2000 ('*2000' keeps the set under the 64 KiB attribute
-	# limit); the EXEC reply (~45 KB) and the notification (~50 KB) are
-	# larger than the old fixed buffers (32 KiB, 4 KiB)
-	# The raw EXEC: 5,000 short queries (15,000 bytes, under the v2 kernel's
-	# DYNDBG_QUERIES_MAX_LEN of 16383), a reply of ~140 KB: every query
-	# reported, the first changed the sites, the others nothing
+	# The raw EXEC of the largest set the kernel takes: DYNDBG_QUERIES_MAX
+	# (100) queries, alternately +p and -p on ddctl_sites_256, padded
+	# with a comment to DYNDBG_QUERIES_MAX_LEN (16383) bytes: taken, every
+	# query reported, nothing left changed; one query more: EINVAL with
+	# the reason, nothing changed (the v2 kernel took 5,461 short queries
+	# and replied with ~153 KB, more than YNL's receive buffer)
+	bigset() { # $1 queries, then a comment to 16383 bytes
+		i=0
+		while [ $i -lt $1 ]; do
+			case $((i % 2)) in 0) f=+p ;; 1) f=-p ;; esac
+			printf 'module ddctl_sites_256 %s\n' $f
+			i=$((i + 1))
+		done > /tmp/n-bigset.txt
+		n=$(wc -c < /tmp/n-bigset.txt)
+		printf '#' >> /tmp/n-bigset.txt
+		head -c $((16383 - n - 1)) /dev/zero | tr '\0' x >> /tmp/n-bigset.txt
+	}
 	reset_all
+	bigset 100
+	nlexec "$(cat /tmp/n-bigset.txt)" > $OUT/nl-exec-large.txt 2>&1
+	rc=$?
+	len=$(wc -c < /tmp/n-bigset.txt)
+	nq=$(grep -c '^query ' $OUT/nl-exec-large.txt)
+	rep=$(sed -n 's/.* reported=\([0-9]*\).*/\1/p' $OUT/nl-exec-large.txt)
+	want=$(control | grep -Ev "$CLASS_RE" | grep -c '\[ddctl_sites_256\]')
+	nbad=$(grep '^query ' $OUT/nl-exec-large.txt | grep -vc "matched=$want changed=$want\$")
+	on=$(control | awk '$3 != "=_"' | wc -l)
+	check nl-exec-large "rc=$rc, $len bytes, $nq queries in the reply ($rep reported, $nbad not matched=changed=$want), $on sites not =_: $(head -n1 $OUT/nl-exec-large.txt) $(grep msg= $OUT/nl-exec-large.txt)" \
+		[ $rc = 0 -a "$len" = 16383 -a "$nq" = 100 -a "$rep" = 100 -a "$nbad" = 0 -a "$want" -gt 200 -a "$on" = 0 ]
+	bigset 101
+	nlexec "$(cat /tmp/n-bigset.txt)" > $OUT/nl-exec-over.txt 2>&1
+	rc=$?
+	on=$(control | awk '$3 != "=_"' | wc -l)
+	why=0
+	grep -q '^rc=-22 ' $OUT/nl-exec-over.txt &&
+		grep -q '^msg=101 queries, at most 100 per exec' $OUT/nl-exec-over.txt && why=1
+	check nl-exec-over "rc=$rc, $on sites not =_: $(head -n1 $OUT/nl-exec-over.txt) $(grep msg= $OUT/nl-exec-over.txt)" \
+		[ $rc != 0 -a "$on" = 0 -a $why = 1 ]
+	# ddctl -f of 1,600 queries, one site each, of ddctl_sites_2000: sent
+	# as transactions of at most DYNDBG_QUERIES_MAX (100) queries
 	i=0
 	while [ $i -lt 1600 ]; do
 		printf 'module *2000 format s%05d +p\n' $i
 		i=$((i + 1))
 	done > /tmp/n-big.txt
-	nlexec "$(head -c 15000 /dev/zero | tr '\0' x | sed 's/xxx/+p;/g')" > $OUT/nl-exec-large.txt 2>&1
-	rc=$?
-	nq=$(grep -c '^query ' $OUT/nl-exec-large.txt)
-	first=$(sed -n 's/^query 1 matched=\([0-9]*\) changed=\([0-9]*\)$/\2/p' $OUT/nl-exec-large.txt)
-	rep=$(sed -n 's/.* reported=\([0-9]*\).*/\1/p' $OUT/nl-exec-large.txt)
-	on=$(control | grep -Ev "$CLASS_RE" | awk '$3 == "=p"' | wc -l)
-	check nl-exec-large "rc=$rc, $nq queries in the reply ($rep reported), the first changed $first, $on sites =p: $(head -n1 $OUT/nl-exec-large.txt) $(grep msg= $OUT/nl-exec-large.txt)" \
-		[ $rc = 0 -a "$nq" = 5000 -a "$rep" = 5000 -a "$first" = "$on" -a "$on" -gt 1000 ]
 	reset_all
 	ddctl monitor -j > $OUT/nl-monitor-large.json 2> $OUT/nl-monitor-large.err &
 	mpid=$!
