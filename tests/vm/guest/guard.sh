@@ -18,15 +18,6 @@ gd-set-for-sigkill cmdline-round-trip cmdline-status"
 DOPRINTS=/sys/module/test_dynamic_debug/parameters/do_prints
 SESSIONS=/run/ddctl/sessions
 
-# gd_wait CMD...: until CMD succeeds, at most 30 s (a guard, not a measure)
-gd_wait() {
-	gd_i=0
-	while ! "$@"; do
-		gd_i=$((gd_i + 1))
-		[ $gd_i -gt 120 ] && return 1
-		usleep 250000
-	done
-}
 gd_records() { ls $SESSIONS 2>/dev/null | grep -c '\.session$'; }
 gd_same() { cat $CONTROL > /tmp/gd-after; cmp -s /tmp/gd-before /tmp/gd-after; }
 # the flags of FUNC's class-less test_dynamic_debug site
@@ -134,8 +125,8 @@ else
 	# ---- set --for killed with SIGKILL: listed with its time left, restored
 	ddctl set --for 1h 'func do_levels +p' > $OUT/gd-kill.txt 2> $OUT/gd-kill.err &
 	gd_pid=$!
-	gd_wait gd_has_record
-	gd_wait gd_applied do_levels '=p'
+	wait_until gd_has_record
+	wait_until gd_applied do_levels '=p'
 	r1=$?
 	ddctl sessions > $OUT/gd-sessions1.txt 2>&1
 	kill -KILL $gd_pid; wait $gd_pid 2>/dev/null
