@@ -250,6 +250,14 @@ def write_control(path, lines):
     return path
 
 
+def write_followed_control(path):
+    """Writes HAND to @path with virtio_net's three sites printing and
+    decorated (=pmfsl), as a follow session leaves them; returns @path."""
+    with open(HAND) as f, open(path, "w") as o:
+        o.write(re.sub(r"(\[virtio_net\]\S+) =\S+", r"\1 =pmfsl", f.read()))
+    return path
+
+
 def gone(path):
     """Removes @path if it exists (a capture file before a call); returns it."""
     if os.path.exists(path):

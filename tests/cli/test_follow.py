@@ -16,17 +16,15 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from ddctltest import (BASH_COMPLETION, DATA, ENABLED, HAND, STOCK, Ddctl,  # noqa: E402
-                       bash_complete, check, tap)
+from ddctltest import (BASH_COMPLETION, DATA, ENABLED, STOCK, Ddctl,  # noqa: E402
+                       bash_complete, check, tap, write_followed_control)
 
 tmp = tempfile.mkdtemp(prefix="ddctl-follow-")
 ROOT = os.path.join(tmp, "root")
 os.mkdir(ROOT)
 
 # virtio_net's three sites print and carry module:function:file:line
-CTL = os.path.join(tmp, "control")
-with open(HAND) as f, open(CTL, "w") as o:
-    o.write(re.sub(r"(\[virtio_net\]\S+) =\S+", r"\1 =pmfsl", f.read()))
+CTL = write_followed_control(os.path.join(tmp, "control"))
 BEFORE = open(CTL).read()
 
 LOG = (

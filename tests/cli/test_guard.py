@@ -19,7 +19,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from ddctltest import HAND, Ddctl, check, tap  # noqa: E402
+from ddctltest import Ddctl, check, tap, write_followed_control  # noqa: E402
 
 tmp = tempfile.mkdtemp(prefix="ddctl-guard-")
 RUN = os.path.join(tmp, "run", "ddctl")
@@ -27,9 +27,7 @@ SESSIONS = os.path.join(RUN, "sessions")
 os.makedirs(SESSIONS)
 
 # virtio_net's three sites print and carry module:function:file:line
-CTL = os.path.join(tmp, "control")
-with open(HAND) as f, open(CTL, "w") as o:
-    o.write(re.sub(r"(\[virtio_net\]\S+) =\S+", r"\1 =pmfsl", f.read()))
+CTL = write_followed_control(os.path.join(tmp, "control"))
 BEFORE = open(CTL).read()
 SITES = ["virtnet_remove:drivers/net/virtio_net.c:20",
          "virtnet_probe:drivers/net/virtio_net.c:10"]
