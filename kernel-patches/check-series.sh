@@ -86,7 +86,11 @@ while read -r p <&3; do
 	for c in $configs; do
 		make -s O="$W/o-$c" olddefconfig >/dev/null 2>&1 || bad "$p [$c]: olddefconfig"
 	done
-	out=$(scripts/checkpatch.pl --strict -q "$SERIES/$p" 2>/dev/null)
+	# the patches carry no Signed-off-by (prepare-posting.sh adds the
+	# poster's): checkpatch reads the commit as it would be posted, with
+	# the checker as author and signer
+	git -c user.name=check -c user.email=check@localhost commit -q --amend --no-edit --reset-author --signoff
+	out=$(git format-patch -1 --stdout | scripts/checkpatch.pl --strict -q - 2>/dev/null)
 	[ -z "$out" ] || bad "$p: checkpatch: $(echo "$out" | head -3)"
 	objs=$(git show --name-only --format= HEAD | sed -n 's/\.c$/.o/p' | grep -v '^tools/\|^Documentation/')
 	for c in $configs; do

@@ -2,6 +2,7 @@
 /* Do not edit directly, auto-generated from: */
 /*	Documentation/netlink/specs/dyndbg.yaml */
 /* YNL-GEN uapi header */
+/* To regenerate run: tools/net/ynl/ynl-regen.sh */
 
 #ifndef _UAPI_LINUX_DYNDBG_H
 #define _UAPI_LINUX_DYNDBG_H
@@ -12,11 +13,11 @@
 #define DYNDBG_QUERIES_MAX_LEN	16383
 #define DYNDBG_QUERIES_MAX	100
 
-/**
- * enum dyndbg_site_flags - Flags of a callsite, one bit per flag character of
- *   the control file: p (print), m (module name), f (function name), l (line
- *   number), t (thread id), s (source file name). These bits are ABI; the
- *   kernel translates its internal flags to them.
+/*
+ * Flags of a callsite, one bit per flag character of the control file: p
+ * (print), m (module name), f (function name), l (line number), t (thread id),
+ * s (source file name), d (call trace). These bits are ABI; the kernel
+ * translates its internal flags to them.
  */
 enum dyndbg_site_flags {
 	DYNDBG_SITE_FLAGS_P = 1,
@@ -25,6 +26,7 @@ enum dyndbg_site_flags {
 	DYNDBG_SITE_FLAGS_L = 8,
 	DYNDBG_SITE_FLAGS_T = 16,
 	DYNDBG_SITE_FLAGS_S = 32,
+	DYNDBG_SITE_FLAGS_D = 64,
 };
 
 enum {

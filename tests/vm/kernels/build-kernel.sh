@@ -7,10 +7,11 @@
 # Builds a guest kernel for the ddctl VM tests from a Debian linux-source
 # tarball: `make tinyconfig` + tests/vm/kernels/kconfig.fragment (+ the
 # kconfig-$ARCH.fragment of a non-x86 target), and for "patched" the series
-# in kernel-patches/$BASE/ on top; "part1" applies only the first
-# $DDCTL_PART1_PATCHES (default 4: 0001-0004, part 1 of the series) entries
-# of the series (for the benchmark; the key lists exactly the patches
-# applied).
+# in kernel-patches/$BASE/ on top; "part1" applies only the entries of
+# the series listed in $DDCTL_PART1_PATCHES (default: the RFC's part, the
+# first two patches of 1-tip/ and of 2-dyndbg/: queued static keys,
+# sorting, dynamic debug queueing, negation; for the benchmark; the key
+# lists exactly the patches applied).
 #
 # The target is chosen by the environment:
 #   DDCTL_KBASE=6.12 (default) | 7.2   the kernel base and its series:
@@ -109,9 +110,16 @@ if [ "$KIND" != stock ] && [ "$KIND" != stock-debug ]; then
 	done < "$PATCHDIR/series"
 	[ ${#patches[@]} -gt 0 ] || die "$PATCHDIR/series lists no patches"
 	if [ "$KIND" = part1 ]; then
-		n1=${DDCTL_PART1_PATCHES:-4}
-		[ "$n1" -gt 0 ] && [ "$n1" -lt ${#patches[@]} ] || die "DDCTL_PART1_PATCHES=$n1: the series has ${#patches[@]} patches"
-		patches=("${patches[@]:0:$n1}")
+		want=${DDCTL_PART1_PATCHES:-1-tip/0001-* 1-tip/0002-* 2-dyndbg/0001-* 2-dyndbg/0002-*}
+		p1=()
+		for p in "${patches[@]}"; do
+			for w in $want; do
+				# shellcheck disable=SC2053
+				[[ ${p#"$PATCHDIR"/} == $w ]] && { p1+=("$p"); break; }
+			done
+		done
+		[ ${#p1[@]} -gt 0 ] && [ ${#p1[@]} -lt ${#patches[@]} ] || die "DDCTL_PART1_PATCHES='$want' selects ${#p1[@]} of the ${#patches[@]} patches"
+		patches=("${p1[@]}")
 	fi
 fi
 
