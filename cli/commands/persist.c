@@ -13,9 +13,22 @@
 
 #include "commands/commands.h"
 #include "ops/config.h"
+#include "ops/initramfs.h"
 #include "ops/input.h"
 #include "output/json.h"
 #include "output/message.h"
+
+/*
+ * The written modules the running kernel's initramfs holds: it loads them
+ * with its own copy of modprobe.d, which update-initramfs renews.
+ */
+struct initramfs_hint {
+	char *image;    /* NULL: no image (or another file): nothing to say */
+	char **modules; /* the modules of the options, normalised */
+	bool *held;     /* which of them the image holds */
+	size_t n;
+	int r;          /* listing the image: 0 or -errno */
+};
 
 struct written {
 	struct json_writer w;
@@ -73,7 +86,39 @@ static void print_options_lines(struct written *wr, char *text)
  * persist --json: {"file":PATH,"modules":[{"module":M,"options":O}]}, from
  * @text (what is or would be written) or else the file ddctl wrote.
  */
-static void print_json(struct cli *cli, const char *path, char *text)
+static void print_initramfs_json(struct json_writer *w, const struct initramfs_hint *h)
+{
+	size_t i, held = 0;
+
+	for (i = 0; i < h->n; i++)
+		held += h->held[i];
+	json_key(w, "initramfs");
+	if (!h->image || (!h->r && !held)) {
+		json_null(w);
+		return;
+	}
+	json_begin_object(w);
+	json_key(w, "image");
+	json_string(w, h->image);
+	json_key(w, "modules");
+	if (h->r) {
+		json_null(w);
+		json_key(w, "error");
+		json_string(w, strerror(-h->r));
+	} else {
+		json_begin_array(w);
+		for (i = 0; i < h->n; i++)
+			if (h->held[i])
+				json_string(w, h->modules[i]);
+		json_end_array(w);
+	}
+	json_key(w, "update");
+	json_string(w, INITRAMFS_UPDATE);
+	json_end_object(w);
+}
+
+static void print_json(struct cli *cli, const char *path, char *text,
+		       const struct initramfs_hint *h)
 {
 	struct written wr = { .file = false };
 	char *own = NULL;
@@ -94,13 +139,122 @@ static void print_json(struct cli *cli, const char *path, char *text)
 	if (!wr.file)
 		open_modules(&wr, NULL);
 	json_end_array(&wr.w);
+	print_initramfs_json(&wr.w, h);
 	json_end_object(&wr.w);
+}
+
+/* The modules of @text's "options MODULE ..." lines, each once. */
+static int modules_of_text(const char *text, struct initramfs_hint *h)
+{
+	char module[256], **grown;
+	const char *line, *nl;
+	size_t i;
+
+	for (line = text; *line; line = nl ? nl + 1 : line + strlen(line)) {
+		nl = strchr(line, '\n');
+		if (sscanf(line, "options %255s", module) != 1 ||
+		    ddctl_module_normalize(module, module, sizeof(module)) < 0)
+			continue;
+		for (i = 0; i < h->n && strcmp(h->modules[i], module); i++)
+			;
+		if (i < h->n)
+			continue;
+		grown = realloc(h->modules, (h->n + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		h->modules = grown;
+		if (!(h->modules[h->n] = strdup(module)))
+			return -ENOMEM;
+		h->n++;
+	}
+	return 0;
+}
+
+/* A file of @path's name in a modprobe.d directory (NULL: ddctl's own). */
+static bool in_modprobe_d(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	size_t len;
+
+	if (!path)
+		return true;
+	if (!slash)
+		return false;
+	len = (size_t)(slash - path);
+	return len >= 11 && !memcmp(slash - 11, "/modprobe.d", 11);
+}
+
+/*
+ * Which of the modules of @text (the options for @path) the running
+ * kernel's initramfs holds; nothing is looked at unless the image exists.
+ */
+static void initramfs_check(struct cli *cli, const char *path, const char *text,
+			    struct initramfs_hint *h)
+{
+	if (!in_modprobe_d(path) || initramfs_image(cli, &h->image) < 0)
+		return;
+	if (modules_of_text(text, h) < 0 || !(h->held = calloc(h->n + 1, sizeof(*h->held)))) {
+		h->r = -ENOMEM;
+		return;
+	}
+	if (h->n)
+		h->r = initramfs_find_modules(h->image, h->modules, h->n, h->held);
+}
+
+/* @h's modules, all or those the image holds, as "a, b" (malloc'd; NULL: none). */
+static char *module_names(const struct initramfs_hint *h, bool all)
+{
+	char *names = NULL;
+	size_t i, len = 0;
+	FILE *f = open_memstream(&names, &len);
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < h->n; i++)
+		if (all || h->held[i])
+			fprintf(f, "%s%s", ftell(f) ? ", " : "", h->modules[i]);
+	fclose(f);
+	if (!len) {
+		free(names);
+		return NULL;
+	}
+	return names;
+}
+
+/* The hint on stderr (with --json, its member). */
+static void initramfs_say(struct cli *cli, const struct initramfs_hint *h)
+{
+	char *names;
+
+	if (!h->image || cli->json)
+		return;
+	names = module_names(h, h->r != 0);
+	if (names && h->r)
+		cli_note(cli, "cannot list the initramfs %s (%s): if it loads %s, the new options reach it at boot only after %s\n",
+			 h->image, h->r == -ENOENT ? "no lsinitramfs: initramfs-tools-core" : strerror(-h->r),
+			 names, INITRAMFS_UPDATE);
+	else if (names)
+		cli_note(cli, "the initramfs %s holds %s, which it loads with its own copy of /etc/modprobe.d: the new options reach them at boot only after %s\n",
+			 h->image, names, INITRAMFS_UPDATE);
+	free(names);
+}
+
+static void initramfs_hint_free(struct initramfs_hint *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		free(h->modules[i]);
+	free(h->modules);
+	free(h->held);
+	free(h->image);
 }
 
 /* persist --check: the text that would be written, written nowhere. */
 static int persist_check(struct cli *cli, struct ddctl_queryset *set,
 			 const char *path)
 {
+	struct initramfs_hint h = { .r = 0 };
 	char *text = NULL;
 	int r = ddctl_config_format_modprobe(set, &text);
 
@@ -108,10 +262,14 @@ static int persist_check(struct cli *cli, struct ddctl_queryset *set,
 		cli_error(cli, "%s\n", strerror(-r));
 		return EXIT_REFUSED;
 	}
-	if (cli->json)
-		print_json(cli, path, text);
-	else
+	initramfs_check(cli, path, text, &h);
+	if (cli->json) {
+		print_json(cli, path, text, &h);
+	} else {
 		printf("would write %s:\n%s", path ? path : "/etc/modprobe.d/ddctl.conf", text);
+		initramfs_say(cli, &h);
+	}
+	initramfs_hint_free(&h);
 	free(text);
 	return EXIT_OK;
 }
@@ -238,7 +396,10 @@ out:
 int cmd_persist(struct cli *cli, const struct cli_opts *opts, int argc,
 	        char **argv)
 {
+	struct initramfs_hint h = { .r = 0 };
+	const char *path = argc ? argv[0] : NULL;
 	struct ddctl_queryset *set = NULL;
+	char *text = NULL;
 	int r, st;
 
 	if (opts->cmdline)
@@ -247,15 +408,21 @@ int cmd_persist(struct cli *cli, const struct cli_opts *opts, int argc,
 	if (st)
 		return st;
 	if (cli->check) {
-		st = persist_check(cli, set, argc ? argv[0] : NULL);
+		st = persist_check(cli, set, path);
 		ddctl_queryset_unref(set);
 		return st;
 	}
-	r = ddctl_config_write_modprobe(set, argc ? argv[0] : NULL);
+	r = ddctl_config_write_modprobe(set, path);
+	if (r == 0 && ddctl_config_format_modprobe(set, &text) == 0)
+		initramfs_check(cli, path, text, &h);
 	ddctl_queryset_unref(set);
+	free(text);
 	if (r < 0)
 		return EXIT_REFUSED;
 	if (cli->json)
-		print_json(cli, argc ? argv[0] : NULL, NULL);
+		print_json(cli, path, NULL, &h);
+	else
+		initramfs_say(cli, &h);
+	initramfs_hint_free(&h);
 	return EXIT_OK;
 }

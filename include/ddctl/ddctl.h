@@ -657,6 +657,15 @@ int ddctl_queryset_new_from_script(struct ddctl_ctx *ctx,
 int ddctl_set_config_root(struct ddctl_ctx *ctx, const char *root);
 
 /**
+ * ddctl_get_config_root() - the directory configuration paths are below
+ * @ctx: context
+ *
+ * Return: the root ddctl_set_config_root() gave, else $DDCTL_CONFIG_ROOT,
+ * else "" (for "/"); owned by @ctx, valid until the next change.
+ */
+const char *ddctl_get_config_root(struct ddctl_ctx *ctx);
+
+/**
  * ddctl_config_foreach_file() - the configuration files, in order
  * @ctx: context
  * @fn: called with the path of each file that applies; a non-zero return

@@ -233,6 +233,11 @@ const char *ctx_get_config_root(const struct ddctl_ctx *ctx)
 	return env ? env : "";
 }
 
+DDCTL_EXPORT const char *ddctl_get_config_root(struct ddctl_ctx *ctx)
+{
+	return ctx_get_config_root(ctx);
+}
+
 bool ctx_get_known_features(const struct ddctl_ctx *ctx, unsigned int *features)
 {
 	*features = ctx->features;

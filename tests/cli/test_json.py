@@ -92,7 +92,7 @@ with tempfile.TemporaryDirectory() as d2:
     rc, out, err = run("persist", "-j", os.path.join(d2, "modprobe.conf"), capture=None,
                        config_root=os.path.join(d2, "root"))
     d = docs(out)
-    check("persist", rc == 0 and d and list(d[0]) == ["file", "modules"] and
+    check("persist", rc == 0 and d and list(d[0]) == ["file", "modules", "initramfs"] and
           all(list(m) == ["module", "options"] for m in d[0]["modules"]), repr(out) + repr(err))
 
 # errors: one {"error":{...}} document on stderr, with the exit status
