@@ -170,6 +170,13 @@ static int modules_of_text(const char *text, struct initramfs_hint *h)
 	return 0;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
 /* A file of @path's name in a modprobe.d directory (NULL: ddctl's own). */
 static bool in_modprobe_d(const char *path)
 {
@@ -404,6 +411,16 @@ int cmd_persist(struct cli *cli, const struct cli_opts *opts, int argc,
 
 	if (opts->cmdline)
 		return persist_cmdline(cli, argc, argv);
+	/*
+	 * modprobe reads only *.conf in modprobe.d: any other name would be a
+	 * file nobody reads, most often queries meant for --cmdline written to
+	 * a file named after them in the working directory.
+	 */
+	if (argc > 1 || (path && !ends_with(path, ".conf"))) {
+		cli_error(cli, "persist: '%s' is not a modprobe.d file: FILE must end in .conf (modprobe reads no other); for queries use --cmdline QUERY...\n",
+			  argc > 1 ? argv[1] : path);
+		return EXIT_USAGE;
+	}
 	st = cli_load_config(cli, &set);
 	if (st)
 		return st;

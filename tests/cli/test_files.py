@@ -113,6 +113,19 @@ left = [n for n in os.listdir(mdir) if n.endswith("~")]
 check("persist-killed-no-temp-left", rc == -signal.SIGXFSZ and left == [],
       "rc=%d %r" % (rc, left))
 
+# a FILE that is not a modprobe.d file (modprobe reads only *.conf) is
+# refused before anything is written: `ddctl persist 'module x +p'` (the
+# queries meant for --cmdline) wrote a file named after them in the
+# working directory
+for name in ("module virtio_ring +p", "!module kobject +p", "ddctl.txt"):
+    cwd = tempfile.mkdtemp(dir=tmp)
+    before = sorted(os.listdir(cwd))
+    rc, out, err = run("persist", name, config_root=root, preexec=lambda d=cwd: os.chdir(d))
+    check("persist-refuses-non-conf %r" % name,
+          rc == 2 and sorted(os.listdir(cwd)) == before and repr(name)[1:-1] in err
+          and ".conf" in err,
+          "rc=%d err=%r files=%r" % (rc, err, os.listdir(cwd)))
+
 # ---- new files follow the umask; existing files keep their mode -----------
 def umask(mask):
     def preexec():

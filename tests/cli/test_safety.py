@@ -152,7 +152,9 @@ os.symlink(target, link)
 rc, out, err = run("save", link)
 check("save-symlink-refused", rc == 1 and read(target) == b"precious\n" and os.path.islink(link) and
       "symbolic link" in err, "rc=%d %s" % (rc, err))
-rc, out, err = run("persist", link, config_root=os.path.join(tmp, "root-persist"))
+link_conf = os.path.join(tmp, "planted.conf")  # persist takes only *.conf
+os.symlink(target, link_conf)
+rc, out, err = run("persist", link_conf, config_root=os.path.join(tmp, "root-persist"))
 check("persist-symlink-refused", rc == 1 and read(target) == b"precious\n" and "symbolic link" in err,
       "rc=%d %s" % (rc, err))
 
