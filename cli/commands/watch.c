@@ -13,6 +13,12 @@
  * configuration (ExecReload=; RELOADING=1, then READY=1); a configuration
  * that does not load then keeps the previous one. A file with a broken
  * query is said (FILE:LINE) and left out; the other files apply.
+ *
+ * The configuration's queries that name one module are also written as
+ * load-time options (/run/modprobe.d/ddctl.conf) when it starts and
+ * reloads, so that a module modprobe or udev loads gets them before its
+ * init and probe print; the uevent comes after those. SIGTERM and SIGINT
+ * remove the file and end the watcher.
  */
 #include <errno.h>
 #include <poll.h>
@@ -25,6 +31,7 @@
 #include "commands/commands.h"
 #include "ops/commit.h"
 #include "ops/config.h"
+#include "ops/modload.h"
 #include "ops/notify.h"
 #include "output/json.h"
 #include "output/message.h"
@@ -128,12 +135,34 @@ static bool handle_uevent(struct cli *cli, struct ddctl_uevent_listener *l,
 	return false;
 }
 
-static volatile sig_atomic_t reload_wanted;
+static volatile sig_atomic_t reload_wanted, stop_wanted;
 
-static void on_sighup(int sig)
+static void on_signal(int sig)
 {
-	(void)sig;
-	reload_wanted = 1;
+	if (sig == SIGHUP)
+		reload_wanted = 1;
+	else
+		stop_wanted = 1;
+}
+
+/*
+ * The load-time file of @config; udevd told to read modprobe.d again
+ * (@udev: not at the start, which ddctl-watch.service puts before udevd).
+ */
+static void write_load_options(struct cli *cli, struct ddctl_queryset *config, bool udev)
+{
+	char *path = NULL;
+	int r;
+
+	if (cli->check)
+		return; /* --check writes nothing */
+	r = ddctl_config_write_load_options(config, &path);
+	if (r < 0)
+		cli_warn(cli, "warning: cannot write the load-time options %s: %s: modules that load get the configuration at their load uevent, after their init\n",
+			 path ? path : "/run/modprobe.d/ddctl.conf", strerror(-r));
+	else if (udev)
+		cli_modload_udev_reload(cli);
+	free(path);
 }
 
 static void notify(struct cli *cli, const char *state)
@@ -156,6 +185,7 @@ static void reload_config(struct cli *cli, struct ddctl_queryset **config)
 	if (cli_load_config_valid(cli, &fresh, &skipped) == EXIT_OK) {
 		ddctl_queryset_unref(*config);
 		*config = fresh;
+		write_load_options(cli, fresh, true);
 		n = ddctl_queryset_get_count(fresh);
 		cli_note(cli, "re-read the configuration: %zu quer%s apply to each module that loads\n",
 			 n, n == 1 ? "y" : "ies");
@@ -167,8 +197,9 @@ static void reload_config(struct cli *cli, struct ddctl_queryset **config)
 }
 
 /*
- * Wait for a uevent or SIGHUP: SIGHUP is blocked except inside ppoll(), so
- * one that arrives between two waits is not lost. 1: a uevent is there.
+ * Wait for a uevent or a signal: SIGHUP, SIGTERM and SIGINT are blocked
+ * except inside ppoll(), so one that arrives between two waits is not
+ * lost. 1: a uevent is there.
  */
 static int wait_event(int fd, const sigset_t *during)
 {
@@ -185,18 +216,23 @@ int cmd_watch(struct cli *cli, const struct cli_opts *opts, int argc,
 {
 	struct ddctl_queryset *config = NULL;
 	struct ddctl_uevent_listener *l = NULL;
-	struct sigaction sa = { .sa_handler = on_sighup };
-	sigset_t hup, during;
+	struct sigaction sa = { .sa_handler = on_signal };
+	static const int sigs[] = { SIGHUP, SIGTERM, SIGINT };
+	sigset_t mask, during;
 	unsigned int skipped;
 	bool go_on = true;
+	size_t i;
 	int st, r;
 
-	/* blocked from here on: a SIGHUP during the start is seen at the first wait */
-	sigemptyset(&hup);
-	sigaddset(&hup, SIGHUP);
-	sigprocmask(SIG_BLOCK, &hup, &during);
-	sigdelset(&during, SIGHUP);
-	sigaction(SIGHUP, &sa, NULL);
+	/* blocked from here on: a signal during the start is seen at the first wait */
+	sigemptyset(&mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&mask, sigs[i]);
+	sigprocmask(SIG_BLOCK, &mask, &during);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		sigdelset(&during, sigs[i]);
+		sigaction(sigs[i], &sa, NULL);
+	}
 	/* a broken file is said and left out: the watcher runs on the others */
 	st = cli_load_config_valid(cli, &config, &skipped);
 	if (st)
@@ -207,11 +243,14 @@ int cmd_watch(struct cli *cli, const struct cli_opts *opts, int argc,
 		ddctl_queryset_unref(config);
 		return EXIT_REFUSED;
 	}
+	write_load_options(cli, config, false);
 	if (cli->verbose)
 		say_waiting(cli, config);
 	notify(cli, "READY=1");
-	while (go_on) {
+	while (go_on && !stop_wanted) {
 		r = wait_event(ddctl_uevent_listener_get_fd(l), &during);
+		if (stop_wanted)
+			break;
 		if (reload_wanted) {
 			reload_wanted = 0;
 			reload_config(cli, &config);
@@ -223,7 +262,13 @@ int cmd_watch(struct cli *cli, const struct cli_opts *opts, int argc,
 		if (r > 0)
 			go_on = handle_uevent(cli, l, config);
 	}
+	/* no module loads with the configuration's options once it stops */
+	r = cli->check ? 0 : ddctl_config_remove_load_options(cli->ctx);
+	if (r < 0)
+		cli_error(cli, "cannot remove the load-time options: %s\n", strerror(-r));
+	if (stop_wanted)
+		notify(cli, "STOPPING=1");
 	ddctl_uevent_listener_free(l);
 	ddctl_queryset_unref(config);
-	return EXIT_REFUSED;
+	return stop_wanted && r >= 0 ? EXIT_OK : EXIT_REFUSED;
 }

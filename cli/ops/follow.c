@@ -654,6 +654,8 @@ int cli_session_restore(struct cli *cli, struct ddctl_session *s)
 	if (r < 0)
 		cli_error(cli, "cannot remove %s: %s\n", ddctl_session_get_load_config_path(s),
 			  strerror(-r));
+	else if (ddctl_session_get_load_config_path(s))
+		cli_modload_udev_reload(cli);
 	r = ddctl_table_read(cli->ctx, &now);
 	if (!r)
 		r = ddctl_session_get_restore(s, now, &set, &skipped);
@@ -957,6 +959,8 @@ int cli_follow(struct cli *cli, const struct cli_opts *opts, const char *name,
 	     ddctl_session_get_change_count(f.session),
 	     command ? "running the command" : "Ctrl-C stops and restores them");
 	cli_modload_say(cli, f.session);
+	if (ddctl_session_get_load_config_path(f.session))
+		cli_modload_udev_reload(cli);
 	r = command ? start_child(&f, command) : 0;
 	if (r < 0)
 		cli_error(cli, "cannot start %s: %s\n", command[0], strerror(-r));

@@ -10,14 +10,20 @@
  * loaded.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ops/commit.h"
 #include "ops/modload.h"
 #include "ops/state.h"
 #include "output/message.h"
+
+extern char **environ;
 
 static void drop(struct ddctl_kmsg_record *r)
 {
@@ -38,6 +44,34 @@ void cli_modload_say(struct cli *cli, struct ddctl_session *s)
 	for (i = 0; i < n; i++)
 		fprintf(stderr, " %s", ddctl_session_get_module(s, i));
 	fputc('\n', stderr);
+}
+
+/*
+ * udevd's libkmod reads modprobe.d when udevd starts, then checks the
+ * directories it found then for changes at most every 3 s, when an event
+ * comes: a module udev loads right after a load-time file came or went
+ * could miss it, or keep its options. `udevadm control --reload` makes
+ * udevd check at once. A /run/modprobe.d that did not exist when udevd
+ * started is never looked at again (ddctl-watch.service, which makes it,
+ * starts before udevd). Only for the real /run (no config root) and a
+ * running udevd.
+ */
+void cli_modload_udev_reload(struct cli *cli)
+{
+	char *argv[] = { "udevadm", "control", "--reload", NULL };
+	posix_spawn_file_actions_t fa;
+	int status;
+	pid_t pid;
+
+	if (*ddctl_get_config_root(cli->ctx) || access("/run/udev/control", F_OK) < 0)
+		return;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+	if (posix_spawnp(&pid, "udevadm", &fa, NULL, argv, environ) == 0 &&
+	    (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)))
+		cli_warn(cli, "warning: udevadm control --reload failed: a module udev loads within 3 s may not get the new load-time options\n");
+	posix_spawn_file_actions_destroy(&fa);
 }
 
 void cli_modload_open(struct cli *cli, struct ddctl_uevent_listener **l)

@@ -10,6 +10,8 @@
 void cli_modload_open(struct cli *cli, struct ddctl_uevent_listener **l);
 /* Say which modules the session's load-time file configures. */
 void cli_modload_say(struct cli *cli, struct ddctl_session *s);
+/* udevd told to read modprobe.d again (a load-time file came or went). */
+void cli_modload_udev_reload(struct cli *cli);
 /*
  * One uevent: a module @user selects was loaded: @user's queries for it
  * and the decoration applied (the record has them first; @cmdline for a

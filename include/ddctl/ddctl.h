@@ -832,6 +832,38 @@ int ddctl_uevent_listener_read(struct ddctl_uevent_listener *listener,
 int ddctl_config_write_modprobe(struct ddctl_queryset *set, const char *path);
 
 /**
+ * ddctl_config_write_load_options() - the configuration's load-time file
+ * @set: the configuration (ddctl_config_load_valid())
+ * @path: out, may be NULL: the file's path, also on failure when it is
+ *        known; free() it
+ *
+ * Writes the queries of @set that name one module, as
+ * ddctl_config_write_modprobe() formats them, to /run/modprobe.d/ddctl.conf
+ * (below the config root), replaced atomically: modprobe and udev's libkmod
+ * hand them to such a module when it loads, so that the lines its init and
+ * probe print appear, which a watcher acting on the module's load uevent
+ * (after its init) cannot show. A set with no such query removes the file.
+ * /run/modprobe.d is made when missing, and refused (-EPERM) unless it is a
+ * directory only root (or the caller) can write. `ddctl watch` calls it
+ * when it starts and when it reloads, and
+ * ddctl_config_remove_load_options() when it stops. udevd notices the
+ * change only if /run/modprobe.d existed when it started (libkmod watches
+ * the directories it found then): ddctl-watch.service starts before it.
+ *
+ * Return: 0 or -errno.
+ */
+int ddctl_config_write_load_options(struct ddctl_queryset *set, char **path);
+
+/**
+ * ddctl_config_remove_load_options() - remove the file
+ * ddctl_config_write_load_options() writes
+ * @ctx: context
+ *
+ * Return: 0 (also when there is none) or -errno.
+ */
+int ddctl_config_remove_load_options(struct ddctl_ctx *ctx);
+
+/**
  * ddctl_module_foreach_persistent() - dyndbg options modprobe will use
  * @ctx: context
  * @fn: called with each module name, an options line (libkmod's

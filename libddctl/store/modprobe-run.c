@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * A session's load-time configuration: its queries for modules that are
- * not loaded yet, as dyndbg= options in /run/modprobe.d (kmod's modprobe
- * and udev's libkmod read it), so that a module loaded during the session
- * gets them before its init runs. One file per session,
- * ddctl-session-PID-STARTTIME.conf, named in the session record (which is
- * written first) and removed when the session ends or is restored.
+ * Load-time configuration in /run/modprobe.d (kmod's modprobe and udev's
+ * libkmod read it), so that a module gets its queries before its init and
+ * probe run:
+ *  - a session's queries for modules that are not loaded yet: one file per
+ *    session, ddctl-session-PID-STARTTIME.conf, named in the session record
+ *    (which is written first) and removed when the session ends or is
+ *    restored;
+ *  - the configuration's (ddctl.d) queries that name one module: ddctl.conf,
+ *    written by ddctl watch when it starts and reloads, removed when it stops.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/ctx.h"
+#include "model/queryset.h"
 #include "store/modprobe.h"
 #include "util/mkdir.h"
 #include "util/strbuf.h"
@@ -27,6 +31,10 @@
 #define RUN_MODPROBE_PREFIX "ddctl-session-"
 #define RUN_MODPROBE_HEADER \
 	"# written by a ddctl follow/run session for the modules it loads: removed when it ends\n"
+#define RUN_MODPROBE_CONFIG "ddctl.conf"
+#define RUN_MODPROBE_CONFIG_HEADER \
+	"# written by ddctl watch (ddctl-watch.service) from ddctl.d for the modules loaded\n" \
+	"# while it runs: removed when it stops; edit ddctl.d, not this file\n"
 
 static int dir_path(struct ddctl_ctx *ctx, char *buf, size_t size)
 {
@@ -89,6 +97,51 @@ int modprobe_run_write(struct ddctl_ctx *ctx, const char *path,
 		r = ddctl_file_write(ctx, path, sb.buf, sb.len, 0);
 	strbuf_release(&sb);
 	return r;
+}
+
+static int config_path(struct ddctl_ctx *ctx, char *buf, size_t size)
+{
+	char dir[PATH_MAX];
+	int r = dir_path(ctx, dir, sizeof(dir));
+
+	if (!r && snprintf(buf, size, "%s/" RUN_MODPROBE_CONFIG, dir) >= (int)size)
+		r = -ENAMETOOLONG;
+	return r;
+}
+
+DDCTL_EXPORT int ddctl_config_write_load_options(struct ddctl_queryset *set,
+						 char **path)
+{
+	char buf[PATH_MAX];
+	struct strbuf sb = { 0 };
+	size_t header;
+	int r = config_path(set->ctx, buf, sizeof(buf));
+
+	if (path)
+		*path = r ? NULL : strdup(buf);
+	if (!r && path && !*path)
+		r = -ENOMEM;
+	if (!r)
+		r = strbuf_adds(&sb, RUN_MODPROBE_CONFIG_HEADER);
+	header = sb.len;
+	if (!r)
+		r = modprobe_options_text(set, &sb);
+	if (!r && sb.len == header)
+		r = modprobe_run_remove(buf); /* no query names one module */
+	else if (!r)
+		r = check_dir(set->ctx);
+	if (!r && sb.len > header)
+		r = ddctl_file_write(set->ctx, buf, sb.buf, sb.len, 0);
+	strbuf_release(&sb);
+	return r;
+}
+
+DDCTL_EXPORT int ddctl_config_remove_load_options(struct ddctl_ctx *ctx)
+{
+	char path[PATH_MAX];
+	int r = config_path(ctx, path, sizeof(path));
+
+	return r ? r : modprobe_run_remove(path);
 }
 
 int modprobe_run_remove(const char *path)

@@ -28,6 +28,22 @@ root = os.path.join(tmp, "root")
 shutil.copytree(CONFIG_ROOT, root, symlinks=True)
 run_dir = os.path.join(tmp, "run")
 run = Ddctl(control=ctl, config_root=root, run_dir=run_dir, timeout=30)
+load_options = os.path.join(root, "run/modprobe.d/ddctl.conf")
+LOAD_HEADER = ("# written by ddctl watch (ddctl-watch.service) from ddctl.d for the modules loaded\n"
+               "# while it runs: removed when it stops; edit ddctl.d, not this file\n")
+# the fixture's configuration: its queries that name one module, in order
+# ("file ..." and "func do_levels -p" name none)
+LOAD_OPTIONS = ('options virtio_ring dyndbg="+pfl"\noptions virtio_net dyndbg="+pf"\n'
+                'options test_dynamic_debug dyndbg="+p"\n')
+
+
+def read_text(path):
+    """@path's text, or None when it does not exist."""
+    try:
+        with open(path) as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
 
 
 def received(sock, timeout=10):
@@ -61,6 +77,11 @@ else:
         first = lines_until(p.stderr, "configured quer")
         tap.check("watch-notify-ready-" + kind, msg == "READY=1", repr(msg))
         if kind == "path":
+            # the configuration's queries that name one module, as load-time
+            # options (modprobe and udev's libkmod hand them to the module
+            # before its init runs); the file query has no module
+            tap.check("watch-load-options-written",
+                      read_text(load_options) == LOAD_HEADER + LOAD_OPTIONS, read_text(load_options))
             # SIGHUP: the configuration again, announced as a reload
             with open(os.path.join(root, "etc/ddctl.d/60-more.conf"), "w") as f:
                 f.write("module main +p\nmodule virtio_net +p\n")
@@ -71,6 +92,10 @@ else:
             m = re.search(r"(\d+) configured quer", first)
             want = "re-read the configuration: %d queries" % (int(m.group(1)) + 2) if m else "?"
             tap.check("watch-sighup-rereads", want in err and p.poll() is None, (first, err))
+            tap.check("watch-sighup-rewrites-load-options",
+                      read_text(load_options) == LOAD_HEADER + LOAD_OPTIONS.replace(
+                          '"+pf"\n', '"+pf; +p"\noptions main dyndbg="+p"\n'),
+                      read_text(load_options))
             # a broken file: said with FILE:LINE and left out, the others apply
             with open(os.path.join(root, "etc/ddctl.d/60-more.conf"), "w") as f:
                 f.write("modul main +p\n")
@@ -91,7 +116,51 @@ else:
             os.unlink(os.path.join(root, "etc/ddctl.d/60-more.conf"))
         p.terminate()
         p.communicate()
+        if kind == "path":
+            # no module loads with the configuration once the watcher stops
+            tap.check("watch-stop-removes-load-options",
+                      p.returncode == 0 and received(sock, 2) == "STOPPING=1" and
+                      not os.path.exists(load_options),
+                      (p.returncode, read_text(load_options)))
         sock.close()
+    # no query names one module: no load-time file (and an old one goes)
+    os.makedirs(os.path.dirname(load_options), exist_ok=True)
+    with open(load_options, "w") as f:
+        f.write("stale\n")
+    bare = os.path.join(tmp, "bare")
+    os.makedirs(os.path.join(bare, "etc/ddctl.d"))
+    with open(os.path.join(bare, "etc/ddctl.d/10-file.conf"), "w") as f:
+        f.write("file drivers/virtio/virtio.c +p\n")
+    os.makedirs(os.path.join(bare, "run/modprobe.d"))
+    shutil.copy(load_options, os.path.join(bare, "run/modprobe.d/ddctl.conf"))
+    bare_run = Ddctl(control=ctl, config_root=bare, run_dir=run_dir, timeout=30)
+    p = bare_run.popen("-v", "watch", text=False)
+    lines_until(p.stderr, "configured quer")
+    tap.check("watch-no-named-module-no-load-options",
+              p.poll() is None and not os.path.exists(os.path.join(bare, "run/modprobe.d/ddctl.conf")),
+              read_text(os.path.join(bare, "run/modprobe.d/ddctl.conf")))
+    p.terminate()
+    p.communicate()
+    # --check writes nothing, not even the load-time options
+    os.unlink(load_options)
+    p = run.popen("--check", "-v", "watch", text=False)
+    lines_until(p.stderr, "configured quer")
+    tap.check("watch-check-writes-no-load-options", p.poll() is None and
+              not os.path.exists(load_options), read_text(load_options))
+    p.terminate()
+    p.communicate()
+    with open(load_options, "w") as f:
+        f.write("stale\n")
+    # a /run/modprobe.d others may write is not used: said, the watcher runs
+    os.chmod(os.path.dirname(load_options), 0o777)
+    p = run.popen("-v", "watch", text=False)
+    err = lines_until(p.stderr, "configured quer")
+    tap.check("watch-untrusted-modprobe-dir-said",
+              "cannot write the load-time options" in err and p.poll() is None and
+              read_text(load_options) == "stale\n", err)
+    p.terminate()
+    p.communicate()
+    os.chmod(os.path.dirname(load_options), 0o755)
     # an address that is not a local socket's: said, and the watcher still runs
     p = run.popen("watch", env={"NOTIFY_SOCKET": "vsock:2:1"}, text=False)
     err = lines_until(p.stderr, "NOTIFY_SOCKET")

@@ -61,7 +61,10 @@ with tempfile.TemporaryDirectory() as d:
     ctl = os.path.join(d, "control")
     shutil.copy(STOCK, ctl)
     before = open(ctl).read()
-    p = Ddctl(control=ctl, config_root=CONFIG_ROOT, text=False).popen("-v", "watch")
+    # a copy: the watcher writes its load-time options below the config root
+    root = os.path.join(d, "root")
+    shutil.copytree(CONFIG_ROOT, root, symlinks=True)
+    p = Ddctl(control=ctl, config_root=root, text=False).popen("-v", "watch")
     started = read_lines(p.stderr, lambda ls: any("waiting for modules" in l for l in ls))
     port = uevent_port(p.pid) if p.poll() is None else None
     check_detail = "".join(started)

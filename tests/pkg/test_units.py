@@ -106,16 +106,18 @@ check("watch-unit-reload-sighup", any("HUP" in v and ("$MAINPID" in v or "--kill
 check("unit-reload-propagates", UNITS.get("PropagatesReloadTo") == ["ddctl-watch.service"] and
       "ddctl-watch.service" in " ".join(UNITS.get("After", [])), UNITS.get("PropagatesReloadTo"))
 # /run/ddctl holds session records of follow/run: a stop or restart of a
-# unit must not remove it
-for name, unit in (("ddctl", UNITS), ("ddctl-watch", WATCH)):
-    check("%s-unit-run-dir-preserved" % name, unit.get("RuntimeDirectory") == ["ddctl"] and
+# unit must not remove it; the watcher's /run/modprobe.d (its load-time
+# options) must exist before udevd starts, and stay
+for name, unit, dirs in (("ddctl", UNITS, "ddctl"), ("ddctl-watch", WATCH, "ddctl modprobe.d")):
+    check("%s-unit-run-dir-preserved" % name, unit.get("RuntimeDirectory") == [dirs] and
           unit.get("RuntimeDirectoryPreserve") == ["yes"], unit.get("RuntimeDirectory"))
-
     # an early-boot unit cannot count on /tmp, where systemd before 255
     # builds PrivateDevices='s /dev: the unit would fail to start at random
     check("%s-unit-no-private-devices" % name, unit.get("DefaultDependencies") == ["no"] and
           "PrivateDevices" not in unit and unit.get("DevicePolicy") == ["closed"],
           unit.get("PrivateDevices"))
+check("watch-unit-before-udevd", "systemd-udevd.service" in " ".join(WATCH.get("Before", [])),
+      WATCH.get("Before"))
 
 shutil.rmtree(tmp)
 tap.finish()

@@ -46,7 +46,7 @@ wait_until() {
 	while ! "$@"; do
 		_wu_i=$((_wu_i + 1))
 		[ $_wu_i -gt 120 ] && return 1
-		usleep 250000
+		usleep 250000 2>/dev/null || sleep 0.25 # busybox; coreutils' sleep (the system image)
 	done
 }
 

@@ -5,8 +5,12 @@
 # this boot's snapshot (the kernel's defaults, nothing configured) for the
 # next boot to compare with, and writes the configuration that boot
 # applies: a built-in module, a module udev loads at coldplug (QEMU's e1000
-# NIC), a module loaded later with modprobe, and a broken drop-in.
+# NIC, or virtio's on the built kernel), a module loaded later with modprobe, and a broken drop-in.
 . ./lib.sh
+# the kernel's modules for the checks (vmtest-system.py's profile.sh):
+# coldplug, later, the reload's; Debian's by default
+[ -f ./profile.sh ] && . ./profile.sh
+COLD=${DDCTL_COLDPLUG:-e1000} LATER=${DDCTL_LATER:-bonding} RELOADMOD=${DDCTL_RELOADMOD:-dm_mod}
 
 check sys0-vcpus "nproc $(nproc), want ${DDCTL_NCPU:-4}" [ "$(nproc)" = "${DDCTL_NCPU:-4}" ]
 st=$(systemctl is-system-running --wait 2>&1)
@@ -23,7 +27,9 @@ systemd-analyze security ddctl-watch.service > "$OUT/security-ddctl-watch.txt" 2
 note "exposure: ddctl.service $(tail -n 1 "$OUT/security-ddctl.txt" | sed 's/.*exposure level for [^:]*: *//')"
 note "exposure: ddctl-watch.service $(tail -n 1 "$OUT/security-ddctl-watch.txt" | sed 's/.*exposure level for [^:]*: *//')"
 echo 'module virtio_ring +p' > /etc/ddctl.d/10-builtin.conf
-echo 'module e1000 +p' > /etc/ddctl.d/20-coldplug.conf
-echo 'module bonding +p' > /etc/ddctl.d/30-later.conf
-printf '# a typo\nmodule dm_mod +q\n' > /etc/ddctl.d/40-broken.conf
+# (and the virtio NIC's driver, whose probe prints a pr_debug line: only
+# the watcher's load-time options, there before udevd started, show it)
+printf 'module %s +p\nmodule virtio_net +p\n' "$COLD" > /etc/ddctl.d/20-coldplug.conf
+echo "module $LATER +p" > /etc/ddctl.d/30-later.conf
+printf '# a typo\nmodule %s +q\n' "$RELOADMOD" > /etc/ddctl.d/40-broken.conf
 sync

@@ -4,12 +4,19 @@
 # system-setup.sh wrote /etc/ddctl.d: the configuration applied at boot by
 # the installed units to a built-in module, to a module loaded before them
 # (virtio_blk, from the initramfs), to one udev loads at coldplug (e1000)
-# and to one loaded later by modprobe (bonding); the broken drop-in named
+# and to one loaded later by modprobe (bonding), with the lines both print
+# while they load (the watcher's load-time options in /run/modprobe.d);
+# modules loaded during a ddctl run session (modprobe, an alias, udev),
+# on every exit path; the broken drop-in named
 # with FILE:LINE and left out; the journal's priorities; the watcher ready
 # before udev's coldplug; the boot snapshot equal to the first boot's
 # (the kernel's defaults, nothing configured); systemctl reload; ddctl
 # reset; the hardening's exposure and the units' boot cost.
 . ./lib.sh
+# the kernel's modules for the checks (vmtest-system.py's profile.sh):
+# coldplug, later, the reload's; Debian's by default
+[ -f ./profile.sh ] && . ./profile.sh
+COLD=${DDCTL_COLDPLUG:-e1000} LATER=${DDCTL_LATER:-bonding} RELOADMOD=${DDCTL_RELOADMOD:-dm_mod}
 
 # sites of module M whose flags are not exactly F
 not_all() { flags_of_module "$1" | grep -cv "^=$2\$"; }
@@ -36,24 +43,34 @@ journalctl -b --no-pager -u ddctl.service -u ddctl-watch.service -p err -o cat S
 journalctl -b --no-pager -u ddctl.service -u ddctl-watch.service -p warning -o cat SYSLOG_IDENTIFIER=ddctl \
 	> "$OUT/journal-ddctl-warning.txt"
 check sys-broken-dropin-named "journal -p err: $(head -c 300 "$OUT/journal-ddctl-err.txt")" \
-	grep -q '/etc/ddctl.d/40-broken.conf:2: "module dm_mod +q".*this file is skipped' "$OUT/journal-ddctl-err.txt"
+	grep -q "/etc/ddctl.d/40-broken.conf:2: \"module $RELOADMOD +q\".*this file is skipped" "$OUT/journal-ddctl-err.txt"
 # errors only at -p err: the info lines ("wrote the boot snapshot") and
 # warnings (bonding, not loaded yet) are in the journal, not at -p err
 # (both units load the configuration: each names the broken file once)
 check sys-journal-err-only "$(grep -v 'ddctl: /etc/ddctl.d/40-broken.conf:2' "$OUT/journal-ddctl-err.txt" | head -c 300)" \
 	eval '[ "$(grep -vc "ddctl: /etc/ddctl.d/40-broken.conf:2" "$OUT/journal-ddctl-err.txt")" = 0 ] && grep -q "boot snapshot" "$OUT/journal-ddctl.txt"'
 check sys-journal-warning-level "journal -p warning: $(head -c 300 "$OUT/journal-ddctl-warning.txt")" \
-	eval 'grep -q "bonding" "$OUT/journal-ddctl-warning.txt" && ! grep -q "bonding" "$OUT/journal-ddctl-err.txt"'
+	eval 'grep -q "$LATER" "$OUT/journal-ddctl-warning.txt" && ! grep -q "$LATER" "$OUT/journal-ddctl-err.txt"'
 
 check sys-builtin-applied "virtio_ring: $(not_all virtio_ring p) of $(count_of virtio_ring) not =p" all_are virtio_ring p
 # udev loads e1000 when it gets to the coldplug event, maybe after the boot
 # is "finished"; the watcher applies it on the module's uevent
 udevadm settle --timeout=120
-check sys-coldplug-loaded "e1000 not loaded at boot" grep -q '^e1000 ' /proc/modules
+check sys-coldplug-loaded "$COLD not loaded at boot" grep -q "^$COLD " /proc/modules
 i=0
-while ! all_are e1000 p && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
-check sys-coldplug-applied "e1000: $(not_all e1000 p) of $(count_of e1000) not =p" all_are e1000 p
-check sys-broken-file-not-applied "dm_mod loaded at boot?" eval '! grep -q "^dm_mod " /proc/modules || all_are dm_mod _'
+while ! all_are $COLD p && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
+check sys-coldplug-applied "$COLD: $(not_all $COLD p) of $(count_of $COLD) not =p" all_are $COLD p
+# The lines a module prints while it loads, before its load uevent: only
+# the watcher's load-time options (/run/modprobe.d/ddctl.conf, written
+# before udevd started, which reads it) show them. virtio_net, loaded by
+# udev at coldplug: virtnet_probe's one "registered device" line
+LOADOPT=/run/modprobe.d/ddctl.conf
+check sys-load-options-file "$(tr '\n' '|' < $LOADOPT 2>&1 | head -c 300)" \
+	grep -q '^options virtio_net dyndbg="+p' $LOADOPT
+kmsg_count() { dmesg | grep -c "$1"; }
+check sys-coldplug-probe-lines "virtio_net's probe lines in the kernel log: $(kmsg_count 'virtnet: registered device')" \
+	[ "$(kmsg_count 'virtnet: registered device')" -ge 1 ]
+check sys-broken-file-not-applied "$RELOADMOD loaded at boot?" eval '! grep -q "^$RELOADMOD " /proc/modules || all_are $RELOADMOD _'
 ready=$(mono ddctl-watch.service ActiveEnterTimestampMonotonic)
 trig=$(mono systemd-udev-trigger.service InactiveExitTimestampMonotonic)
 snap=$(mono ddctl.service InactiveExitTimestampMonotonic)
@@ -73,10 +90,16 @@ check sys-snapshot-defaults "boot.conf's sites differ from the unconfigured boot
 check sys-snapshot-no-config "boot.conf sets virtio_ring's sites" eval '! grep -q "virtio_ring" "$OUT/boot1.sites"'
 
 # a module loaded later: the watcher applies its queries
-modprobe bonding
+modprobe $LATER
 i=0
-while ! all_are bonding p && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
-check sys-modprobe-later "bonding: $(not_all bonding p) of $(count_of bonding) not =p" all_are bonding p
+while ! all_are $LATER p && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+check sys-modprobe-later "$LATER: $(not_all $LATER p) of $(count_of $LATER) not =p" all_are $LATER p
+# its init's lines, printed before its uevent: bonding's init replays
+# NETDEV_REGISTER for each net device (bond_netdev_event), test_dynamic_debug's
+# prints "init start"
+LATER_KMSG=${DDCTL_LATER_KMSG:-bond_netdev_event received NETDEV_REGISTER}
+check sys-modprobe-later-init-lines "$LATER's init lines in the kernel log: $(kmsg_count "$LATER_KMSG")" \
+	[ "$(kmsg_count "$LATER_KMSG")" -ge 1 ]
 
 # Reload: the broken file mended, configuration edited
 rm /etc/ddctl.d/40-broken.conf
@@ -84,7 +107,7 @@ systemctl restart ddctl.service
 check sys-restart-clean "ddctl.service: $(mono ddctl.service ActiveState)" \
 	[ "$(mono ddctl.service ActiveState)" = active ]
 echo 'module virtio_ring +pf' > /etc/ddctl.d/10-builtin.conf
-echo 'module dm_mod +p' > /etc/ddctl.d/50-new.conf
+echo "module $RELOADMOD +p" > /etc/ddctl.d/50-new.conf
 watch_pid=$(mono ddctl-watch.service MainPID)
 systemctl reload ddctl.service
 check sys-reload-applies "virtio_ring: $(not_all virtio_ring pf) of $(count_of virtio_ring) not =pf" all_are virtio_ring pf
@@ -94,19 +117,118 @@ while ! journalctl -b --no-pager -u ddctl-watch.service -o cat | grep -q "re-rea
 done
 check sys-reload-watcher-same-process "MainPID $watch_pid -> $(mono ddctl-watch.service MainPID)" \
 	[ "$(mono ddctl-watch.service MainPID)" = "$watch_pid" ]
-modprobe dm_mod
+modprobe $RELOADMOD
 i=0
-while ! all_are dm_mod p && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
-check sys-reload-watcher-rereads "dm_mod: $(not_all dm_mod p) of $(count_of dm_mod) not =p" all_are dm_mod p
+while ! all_are $RELOADMOD p && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+check sys-reload-watcher-rereads "$RELOADMOD: $(not_all $RELOADMOD p) of $(count_of $RELOADMOD) not =p" all_are $RELOADMOD p
+check sys-reload-load-options "$(tr '\n' '|' < $LOADOPT 2>&1 | head -c 300)" \
+	grep -q "^options $RELOADMOD dyndbg=\"+p\"" $LOADOPT
 
-# /run/ddctl survives a restart of either unit (session records live there)
-systemctl restart ddctl-watch.service
+# no module loads with the configuration's options while the watcher is
+# stopped; /run/ddctl survives a restart of either unit (session records
+# live there)
+systemctl stop ddctl-watch.service
+check sys-stop-removes-load-options "after stop: $(ls /run/modprobe.d 2>&1 | tr '\n' ' ')" \
+	eval '[ -d /run/modprobe.d ] && [ ! -e $LOADOPT ]'
+systemctl start ddctl-watch.service
 check sys-run-dir-preserved "boot.conf gone after a restart" [ -s /run/ddctl/boot.conf ]
 
 # ddctl reset: the built-in sites back to the snapshot
 ddctl reset > "$OUT/reset.txt" 2>&1
 check sys-reset-to-snapshot "virtio_ring after reset: $(flags_of_module virtio_ring | sort | uniq -c | tr '\n' ' ')" \
 	all_are virtio_ring _
+
+# ---- Modules loaded during a run session on the installed system (kmod's
+# modprobe and udev's libkmod read the session's /run/modprobe.d file):
+# the module's init and probe print before any uevent, so only load-time
+# options show those lines; afterwards the module is at its defaults and
+# no session file or record is left, on every exit path. The watcher's
+# configuration for the modules is taken away first (it would set them
+# on their load uevent).
+MPD=/run/modprobe.d
+ml_files() { ls $MPD 2>/dev/null | grep -c '^ddctl-session-'; }
+ml_records() { ls /run/ddctl/sessions 2>/dev/null | grep -c '\.session$'; }
+# M loaded, all its sites at the default =_, no session left behind
+ml_clean() { grep -q "^$1 " /proc/modules && all_are "$1" _ && [ "$(ml_files)" = 0 ] && [ "$(ml_records)" = 0 ]; }
+ml_state() { echo "loaded=$(grep -c "^$1 " /proc/modules) not =_: $(not_all "$1" _) of $(count_of "$1"), files=$(ml_files) records=$(ml_records)"; }
+ml_unload() { modprobe -r "$1" 2>/dev/null; ! grep -q "^$1 " /proc/modules; }
+rereads() { journalctl -b --no-pager -u ddctl-watch.service -o cat | grep -c "re-read the configuration"; }
+r0=$(rereads)
+rm -f /etc/ddctl.d/20-coldplug.conf /etc/ddctl.d/30-later.conf
+systemctl reload ddctl.service
+wait_until eval '[ "$(rereads)" -gt "$r0" ]'
+UDEVMOD=${DDCTL_UDEVMOD:-virtio_net}
+# the later module's init-time lines: bonding's init replays NETDEV_REGISTER
+# for each net device and NETDEV_UP for each one up (bond_netdev_event,
+# undecorated where the device has no parent: attributed by the format);
+# test_dynamic_debug's init prints two
+LATER_RE=${DDCTL_LATER_RE:-'^bonding .*bond_netdev_event:[0-9]* .*bond_netdev_event received NETDEV_\(REGISTER\|UP\)$'}
+later_n() { [ -n "$DDCTL_LATER_N" ] && echo "$DDCTL_LATER_N" || echo $(( $(ls /sys/class/net | wc -l) + $(ip -o link show up | wc -l) )); }
+ml_run() { # NAME QUERY-MODULE COMMAND...: a run session of +p, its output in $OUT/NAME.*
+	_n=$1 _m=$2
+	shift 2
+	ddctl run "module $_m +p" -- "$@" > "$OUT/$_n.txt" 2> "$OUT/$_n.err"
+	echo $?
+}
+if ! ml_unload "$LATER"; then
+	for t in sys-ml-run-modprobe sys-ml-run-alias; do skip $t "cannot unload $LATER"; done
+else
+	LATER_N=$(later_n)
+	rc=$(ml_run ml-modprobe "$LATER" modprobe "$LATER")
+	n=$(grep -c "$LATER_RE" "$OUT/ml-modprobe.txt")
+	check sys-ml-run-modprobe "rc=$rc, $n of $LATER_N init lines, $(ml_state "$LATER"): $(tr '\n' '|' < "$OUT/ml-modprobe.err" | head -c 300)" \
+		eval '[ "$rc" = 0 -a "$n" = "$LATER_N" ] && ml_clean "$LATER"'
+	# an alias: the module's own (DDCTL_ALIAS), else one of modprobe.d
+	alias=${DDCTL_ALIAS-rtnl-link-bond}
+	if [ -z "$alias" ]; then
+		alias=ddctl_ml_alias
+		echo "alias $alias $LATER" > /etc/modprobe.d/ddctl-ml-alias.conf
+	fi
+	ml_unload "$LATER"
+	rc=$(ml_run ml-alias "$alias" modprobe "$alias")
+	n=$(grep -c "$LATER_RE" "$OUT/ml-alias.txt")
+	check sys-ml-run-alias "rc=$rc, $n of $LATER_N init lines, $(ml_state "$LATER"): $(tr '\n' '|' < "$OUT/ml-alias.err" | head -c 300)" \
+		eval '[ "$rc" = 0 -a "$n" = "$LATER_N" ] && grep -q "is \"module $LATER +p\"" "$OUT/ml-alias.err" && ml_clean "$LATER"'
+	rm -f /etc/modprobe.d/ddctl-ml-alias.conf
+	# every exit path leaves nothing: the command fails; SIGINT, SIGTERM,
+	# SIGHUP while it runs; SIGKILL, undone by sessions --restore (the
+	# next boot's ExecStartPre= would do the same)
+	bad=
+	ml_unload "$LATER"
+	rc=$(ml_run ml-fail "$LATER" sh -c "modprobe $LATER; exit 3")
+	[ "$rc" = 3 ] && ml_clean "$LATER" || bad="$bad exit($rc: $(ml_state "$LATER"))"
+	for sig in INT TERM HUP KILL; do
+		ml_unload "$LATER"
+		ddctl run "module $LATER +p" -- sh -c "modprobe $LATER; exec sleep 600" > "$OUT/ml-$sig.txt" 2>&1 &
+		pid=$!
+		wait_until grep -q "module $LATER loaded" "$OUT/ml-$sig.txt"
+		child=$(pgrep -P $pid)
+		kill -$sig $pid
+		wait $pid
+		[ -z "$child" ] || kill $child 2>/dev/null
+		if [ $sig = KILL ]; then
+			left=$(ml_files)
+			ddctl sessions --restore >> "$OUT/ml-$sig.txt" 2>&1
+			[ "$left" = 1 ] || bad="$bad KILL(left $left file(s))"
+		fi
+		ml_clean "$LATER" || bad="$bad $sig($(ml_state "$LATER"))"
+	done
+	check sys-ml-exit-paths "left after:$bad" [ -z "$bad" ]
+fi
+# a module udev loads: the second NIC's driver (virtio_net) unloaded, then
+# an "add" uevent for the virtio devices (virtio_pci made them) makes udev
+# load it (udev's libkmod,
+# not a child of ddctl) and probe it during the session: virtnet_probe's
+# one "registered device" line
+UDEV_RE='^virtio_net .*virtnet_probe:[0-9]* .*virtnet: registered device'
+if ! ml_unload "$UDEVMOD"; then
+	skip sys-ml-udev-probe "cannot unload $UDEVMOD"
+else
+	rc=$(ml_run ml-udev "$UDEVMOD" sh -c "udevadm trigger --action=add --subsystem-match=virtio && udevadm settle --timeout=120 && grep -q '^$UDEVMOD ' /proc/modules")
+	n=$(grep -c "$UDEV_RE" "$OUT/ml-udev.txt")
+	check sys-ml-udev-probe "rc=$rc, $n of 1 probe lines, $(ml_state "$UDEVMOD"): $(tr '\n' '|' < "$OUT/ml-udev.err" | head -c 300)" \
+		eval '[ "$rc" = 0 -a "$n" = 1 ] && ml_clean "$UDEVMOD"'
+fi
 
 # no unit killed by its seccomp filter or failing for its sandbox
 journalctl -b --no-pager -o cat > "$OUT/journal-all.txt"

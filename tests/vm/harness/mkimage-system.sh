@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
 #
-# mkimage-system.sh [debian-6.12]: a Debian 12 system image for the VM
-# suite's systemd tests (vm-debian-system). Last stdout line: the image's
-# directory, holding
+# mkimage-system.sh [debian-6.12|patched-7.2]: a Debian 12 system image for
+# the VM suite's systemd tests (vm-debian-system), with Debian's 6.12 kernel
+# (kernels/fetch-distro.sh) or the patched 7.2 kernel this project builds
+# (DDCTL_KBASE=7.2 kernels/build-kernel.sh patched: tinyconfig and
+# kernels/kconfig.fragment, which has what systemd needs). Last stdout line:
+# the image's directory, holding
 #   root.ext4   the root file system (ext4, made by `mkfs.ext4 -d`: no loop
 #               mount), booted read-write through a qcow2 overlay
 #   initrd.img  a busybox initramfs that loads virtio_blk and ext4 (modules
 #               in Debian's kernel) and switches to /dev/vda
-#   bzImage     Debian's kernel (kernels/fetch-distro.sh)
+#   bzImage     the kernel
 #   packages    what is installed (dpkg-query), key  what the key was made of
 #   ddctl.deb   the ddctl package installed in it
 #
@@ -99,9 +102,18 @@ if [ ! -e "$debs/ok" ]; then
 fi
 
 # 3. the image
-kdir=$("$HERE/../kernels/fetch-distro.sh" "$KIND" | tail -n 1)
+case "$KIND" in
+debian-*)
+	kdir=$("$HERE/../kernels/fetch-distro.sh" "$KIND" | tail -n 1)
+	kpkg=$(cat "$kdir/package") ;;
+patched-7.2)
+	# (cached after the first build: the vm-patched suites build it too)
+	kdir=$(DDCTL_KBASE=7.2 "$HERE/../kernels/build-kernel.sh" patched | tail -n 1)
+	kpkg="built $KIND $(basename "$kdir")" ;;
+*) log "kernel $KIND: debian-6.12 or patched-7.2"; exit 2 ;;
+esac
 rel=$(cat "$kdir/kernelrelease")
-key=$( { echo "$base_key"; (cd "$debs" && sha256sum ./*.deb); cat "$kdir/package"
+key=$( { echo "$base_key"; (cd "$debs" && sha256sum ./*.deb); echo "$kpkg"
 	sha256sum < "$0"; sha256sum < "$REPO/tests/vm/guest/system-run"; } |
 	sha256sum | cut -c1-16)
 img=$CACHE/img-$key
@@ -139,9 +151,17 @@ mounted=()
 trap - EXIT
 # The administrator's step (the package installs the units disabled)
 chroot "$R" systemctl enable ddctl.service ddctl-watch.service >&2
-# The kernel's modules, from Debian's package as fetch-distro.sh unpacked it
+# The kernel's modules: Debian's package as fetch-distro.sh unpacked it, or
+# the few a built kernel has (build-kernel.sh's modules/) with its
+# modules.builtin (libkmod's list of the built-in ones)
 mkdir -p "$R/usr/lib/modules"
-cp -a "$kdir/root/lib/modules/$rel" "$R/usr/lib/modules/"
+if [ -d "$kdir/root/lib/modules/$rel" ]; then
+	cp -a "$kdir/root/lib/modules/$rel" "$R/usr/lib/modules/"
+else
+	mkdir -p "$R/usr/lib/modules/$rel/kernel/ddctl"
+	cp "$kdir"/modules/*.ko "$R/usr/lib/modules/$rel/kernel/ddctl/"
+	cp "$kdir"/build/modules.builtin* "$R/usr/lib/modules/$rel/"
+fi
 depmod -b "$R" "$rel"
 # The test runner: ddctl.run=NAME on the kernel command line runs
 # /ddctl-tests/NAME.sh from the tar on the second disk (/dev/vdb) once the
@@ -172,7 +192,8 @@ mkdir -p "$R/etc/systemd/system/serial-getty@ttyS0.service.d"
 printf '[Unit]\nConditionKernelCommandLine=!ddctl.run\n' \
 	> "$R/etc/systemd/system/serial-getty@ttyS0.service.d/ddctl-vmtest.conf"
 # The initramfs (below) loads these and what modules.dep says they need:
-# Debian builds the virtio disk, ext4 and its checksum (crc32c) as modules
+# Debian builds the virtio disk, ext4 and its checksum (crc32c) as modules;
+# the built kernels have ext4 built in (one that modules.dep lacks is skipped)
 INITRD_MODULES="virtio_blk crc32c_generic ext4"
 chroot "$R" dpkg-query -W -f '${Package} ${Version}\n' > "$img.tmp/packages"
 # The initramfs: busybox and $INITRD_MODULES, decompressed
@@ -183,7 +204,7 @@ ldd "$I/bin/busybox" >/dev/null 2>&1 && { log "/bin/busybox is not static (busyb
 mdir=$R/usr/lib/modules/$rel
 order=
 for m in $INITRD_MODULES; do
-	line=$(grep -E "(^|/)$m\.ko(\.[a-z]+)?:" "$mdir/modules.dep")
+	line=$(grep -E "(^|/)$m\.ko(\.[a-z]+)?:" "$mdir/modules.dep") || continue
 	# the dependencies first (modules.dep lists them deepest last)
 	order="$order $(echo "${line#*:}" | tr ' ' '\n' | tac | tr '\n' ' ') ${line%%:*}"
 done
@@ -218,13 +239,13 @@ cp "$kdir/bzImage" "$img.tmp/bzImage"
 # the installed package, for the upgrade check (vmtest-system.py repacks it
 # with a higher version)
 cp "$debs"/ddctl_*.deb "$img.tmp/ddctl.deb"
-cp "$kdir/package" "$img.tmp/kernel-package"
+echo "$kpkg" > "$img.tmp/kernel-package"
 # The ext4 image from the directory (mkfs.ext4 -d: no loop mount), with
 # room for the tests' files and the journal
 size=$(( $(du -sm "$R" | cut -f1) + 512 ))
 mkfs.ext4 -q -F -L debian-system -d "$R" "$img.tmp/root.ext4" "${size}M"
 rm -rf "$R"
-{ echo "base $base_key ($PACKAGES)"; (cd "$debs" && sha256sum ./*.deb); cat "$kdir/package"; } > "$img.tmp/key"
+{ echo "base $base_key ($PACKAGES)"; (cd "$debs" && sha256sum ./*.deb); echo "$kpkg"; } > "$img.tmp/key"
 touch "$img.tmp/ok"
 rm -rf "$img"
 mv "$img.tmp" "$img"

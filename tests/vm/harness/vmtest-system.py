@@ -3,18 +3,20 @@
 # SPDX-FileCopyrightText: the ddctl authors
 """ddctl installed on a Debian 12 system with systemd (host side); prints TAP.
 
-    vmtest-system.py [debian-6.12] [--logdir DIR] [--smp N] [--timeout S]
+    vmtest-system.py [debian-6.12|patched-7.2] [--logdir DIR] [--smp N] [--timeout S]
                      [--rev REV]
 
 harness/mkimage-system.sh makes (or finds in its cache) the image: Debian
 12 by mmdebstrap, ddctl's .debs of REV (default HEAD) installed with apt,
-the units enabled, Debian's kernel and modules. Each test run boots a
+the units enabled, the kernel and its modules (Debian's 6.12, or the
+patched 7.2 kernel that build-kernel.sh builds). Each test run boots a
 sparse copy of it under TCG, twice: guest/system-setup.sh (first boot:
 nothing configured yet; it writes /etc/ddctl.d), then guest/system.sh
 (the configuration at boot, the journal, reload, reset, the hardening).
 The guest scripts come on a second disk (a tar), the results on the
 serial console and /out on the second serial port, as the busybox suites'.
-Each boot has a timeout and keeps its console log in LOGDIR/system-NAME/.
+Each boot has a timeout and keeps its console log in
+LOGDIR/system-KIND/system-NAME/.
 Skips (1..0 # SKIP) when QEMU or mmdebstrap is missing.
 """
 import argparse
@@ -34,6 +36,28 @@ GUEST = os.path.join(vmlib.VM, "guest")
 MKIMAGE = os.path.join(vmlib.HERE, "mkimage-system.sh")
 # the guest scripts of the two boots, and what they source
 SCRIPTS = ("lib.sh", "system-setup.sh", "system.sh")
+# The kernels the image boots, and the modules the checks use on each
+# (profile.sh in the tests' tar): the one udev loads at coldplug, the one
+# loaded later (its init-time lines and how many), an alias of it (empty:
+# one in modprobe.d), the one the reload check loads. Debian's kernel has
+# e1000, bonding and dm_mod; the built 7.2 kernel (tinyconfig and
+# kernels/kconfig.fragment) has virtio's drivers and test_dynamic_debug.
+PROFILES = {
+    "debian-6.12": {"COLDPLUG": "e1000", "LATER": "bonding", "ALIAS": "rtnl-link-bond",
+                    "RELOADMOD": "dm_mod"},
+    "patched-7.2": {"COLDPLUG": "virtio_net", "LATER": "test_dynamic_debug", "ALIAS": "",
+                    "LATER_RE": "^test_dynamic_debug *test_dynamic_debug_init:[0-9]* "
+                                "*test_dd: init \\(start\\|done\\)$",
+                    "LATER_N": "2", "LATER_KMSG": "test_dd: init start",
+                    "RELOADMOD": "virtio_balloon"},
+}
+
+
+def write_profile(path, kind):
+    """The kind's modules as DDCTL_* assignments for the guest scripts."""
+    with open(path, "w") as f:
+        for k, v in PROFILES[kind].items():
+            f.write("DDCTL_%s='%s'\n" % (k, v.replace("'", "'\\''")))
 
 
 def upgrade_deb(img, work):
@@ -71,7 +95,7 @@ def tests_tar(path, extra=()):
 def qemu_cmd(img, disk, tar, rundir, smp, mem, script):
     """Debian's kernel with the image's initramfs, the root file system on
     /dev/vda (virtio), the tests on /dev/vdb, QEMU's e1000 NIC for udev's
-    coldplug; ACPI on (QEMU's default for -M pc): the guest checks nproc."""
+    coldplug and a virtio NIC whose driver udev loads again during a session; ACPI on (QEMU's default for -M pc): the guest checks nproc."""
     # cryptomgr.notests: the kernel's crypto self-tests are not what this
     # tests, and under TCG on a loaded host the DRBG's jitter entropy test
     # fails with a WARNING (seen at load 33: drbg_nopr_hmac_sha512, -22)
@@ -82,7 +106,7 @@ def qemu_cmd(img, disk, tar, rundir, smp, mem, script):
             "-initrd", os.path.join(img, "initrd.img"),
             "-drive", f"file={disk},if=virtio,format=raw",
             "-drive", f"file={tar},if=virtio,format=raw,readonly=on",
-            "-device", "e1000", "-nic", "none", "-display", "none",
+            "-device", "e1000", "-device", "virtio-net-pci", "-nic", "none", "-display", "none",
             "-monitor", "none", "-no-reboot",
             "-serial", f"file:{os.path.join(rundir, 'console.log')}",
             "-serial", f"file:{os.path.join(rundir, 'data.bin')}",
@@ -124,7 +148,7 @@ def boot(img, disk, tar, logdir, script, smp, timeout):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("kind", nargs="?", default="debian-6.12", choices=["debian-6.12"])
+    ap.add_argument("kind", nargs="?", default="debian-6.12", choices=sorted(PROFILES))
     ap.add_argument("--ddctl", help="ignored: ddctl comes from its .debs")
     ap.add_argument("--logdir", default=os.path.join(vmlib.REPO, "build", "vm-logs"))
     ap.add_argument("--smp", type=int, default=4)
@@ -135,7 +159,7 @@ def main():
                     default=os.environ.get("DDCTL_DRY_RUN") == "1",
                     help="say what would boot and stop (DDCTL_DRY_RUN=1)")
     a = ap.parse_args()
-    logdir = os.path.abspath(a.logdir)
+    logdir = os.path.join(os.path.abspath(a.logdir), "system-" + a.kind)
     if a.dry_run:
         print(f"vmtest-system: dry run: the image of {a.rev}'s .debs on {a.kind}, "
               f"system-setup then system, -smp {a.smp}, logs in {logdir}")
@@ -182,7 +206,9 @@ def main():
     disk = os.path.join(work, "root.ext4")
     subprocess.run(["cp", "--sparse=always", os.path.join(img, "root.ext4"), disk], check=True)
     tar = os.path.join(work, "tests.tar")
-    tests_tar(tar, [upgrade_deb(img, work)])
+    profile = os.path.join(work, "profile.sh")
+    write_profile(profile, a.kind)
+    tests_tar(tar, [upgrade_deb(img, work), profile])
     for script in ("system-setup", "system"):
         b = boot(img, disk, tar, logdir, script, a.smp, a.timeout)
         if vmlib.early_failure(b):
