@@ -15,10 +15,10 @@
  * query is said (FILE:LINE) and left out; the other files apply.
  *
  * The configuration's queries that name one module are also written as
- * load-time options (/run/modprobe.d/ddctl.conf) when it starts and
+ * load-time options (/run/modprobe.d/ddctl-config.conf) when it starts and
  * reloads, so that a module modprobe or udev loads gets them before its
  * init and probe print; the uevent comes after those. SIGTERM and SIGINT
- * remove the file and end the watcher.
+ * end the watcher and remove the file (if it is still the one it wrote).
  */
 #include <errno.h>
 #include <poll.h>
@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands/commands.h"
@@ -145,24 +146,58 @@ static void on_signal(int sig)
 		stop_wanted = 1;
 }
 
+/* The load-time file this watcher wrote last (its identity: another may replace it). */
+struct load_file {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+};
+
 /*
  * The load-time file of @config; udevd told to read modprobe.d again
- * (@udev: not at the start, which ddctl-watch.service puts before udevd).
+ * (@udev: not at the start, which ddctl-watch.service puts before udevd:
+ * asking udevd's socket then would start udevd and wait for it).
  */
-static void write_load_options(struct cli *cli, struct ddctl_queryset *config, bool udev)
+static void write_load_options(struct cli *cli, struct ddctl_queryset *config,
+			       struct load_file *lf, bool udev)
 {
-	char *path = NULL;
+	struct stat st;
 	int r;
 
 	if (cli->check)
 		return; /* --check writes nothing */
-	r = ddctl_config_write_load_options(config, &path);
+	free(lf->path);
+	lf->path = NULL;
+	r = ddctl_config_write_load_options(config, &lf->path);
 	if (r < 0)
 		cli_warn(cli, "warning: cannot write the load-time options %s: %s: modules that load get the configuration at their load uevent, after their init\n",
-			 path ? path : "/run/modprobe.d/ddctl.conf", strerror(-r));
-	else if (udev)
+			 lf->path ? lf->path : "in /run/modprobe.d", strerror(-r));
+	if (r >= 0 && lf->path && lstat(lf->path, &st) == 0) {
+		lf->dev = st.st_dev;
+		lf->ino = st.st_ino;
+	} else {
+		free(lf->path); /* none written: none to remove */
+		lf->path = NULL;
+	}
+	if (r >= 0 && udev)
 		cli_modload_udev_reload(cli);
-	free(path);
+}
+
+/*
+ * The load-time file removed when it is still the one this watcher wrote:
+ * a second watcher (run by hand) that replaced it since keeps it.
+ */
+static int remove_load_options(struct cli *cli, struct load_file *lf)
+{
+	struct stat st;
+	int r = 0;
+
+	if (lf->path && lstat(lf->path, &st) == 0 && st.st_dev == lf->dev &&
+	    st.st_ino == lf->ino)
+		r = ddctl_config_remove_load_options(cli->ctx);
+	free(lf->path);
+	lf->path = NULL;
+	return r;
 }
 
 static void notify(struct cli *cli, const char *state)
@@ -175,7 +210,8 @@ static void notify(struct cli *cli, const char *state)
 }
 
 /* SIGHUP: the configuration again; the old one stays when it does not load. */
-static void reload_config(struct cli *cli, struct ddctl_queryset **config)
+static void reload_config(struct cli *cli, struct ddctl_queryset **config,
+			  struct load_file *lf)
 {
 	struct ddctl_queryset *fresh = NULL;
 	unsigned int skipped;
@@ -185,7 +221,7 @@ static void reload_config(struct cli *cli, struct ddctl_queryset **config)
 	if (cli_load_config_valid(cli, &fresh, &skipped) == EXIT_OK) {
 		ddctl_queryset_unref(*config);
 		*config = fresh;
-		write_load_options(cli, fresh, true);
+		write_load_options(cli, fresh, lf, true);
 		n = ddctl_queryset_get_count(fresh);
 		cli_note(cli, "re-read the configuration: %zu quer%s apply to each module that loads\n",
 			 n, n == 1 ? "y" : "ies");
@@ -216,6 +252,7 @@ int cmd_watch(struct cli *cli, const struct cli_opts *opts, int argc,
 {
 	struct ddctl_queryset *config = NULL;
 	struct ddctl_uevent_listener *l = NULL;
+	struct load_file lf = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	static const int sigs[] = { SIGHUP, SIGTERM, SIGINT };
 	sigset_t mask, during;
@@ -243,7 +280,7 @@ int cmd_watch(struct cli *cli, const struct cli_opts *opts, int argc,
 		ddctl_queryset_unref(config);
 		return EXIT_REFUSED;
 	}
-	write_load_options(cli, config, false);
+	write_load_options(cli, config, &lf, false);
 	if (cli->verbose)
 		say_waiting(cli, config);
 	notify(cli, "READY=1");
@@ -253,7 +290,7 @@ int cmd_watch(struct cli *cli, const struct cli_opts *opts, int argc,
 			break;
 		if (reload_wanted) {
 			reload_wanted = 0;
-			reload_config(cli, &config);
+			reload_config(cli, &config, &lf);
 		}
 		if (r < 0) {
 			cli_error(cli, "waiting for uevents: %s\n", strerror(-r));
@@ -262,12 +299,12 @@ int cmd_watch(struct cli *cli, const struct cli_opts *opts, int argc,
 		if (r > 0)
 			go_on = handle_uevent(cli, l, config);
 	}
-	/* no module loads with the configuration's options once it stops */
-	r = cli->check ? 0 : ddctl_config_remove_load_options(cli->ctx);
-	if (r < 0)
-		cli_error(cli, "cannot remove the load-time options: %s\n", strerror(-r));
 	if (stop_wanted)
 		notify(cli, "STOPPING=1");
+	/* no module loads with the configuration's options once it stops */
+	r = remove_load_options(cli, &lf);
+	if (r < 0)
+		cli_error(cli, "cannot remove the load-time options: %s\n", strerror(-r));
 	ddctl_uevent_listener_free(l);
 	ddctl_queryset_unref(config);
 	return stop_wanted && r >= 0 ? EXIT_OK : EXIT_REFUSED;

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,20 +59,46 @@ void cli_modload_say(struct cli *cli, struct ddctl_session *s)
  */
 void cli_modload_udev_reload(struct cli *cli)
 {
-	char *argv[] = { "udevadm", "control", "--reload", NULL };
+	/* udevadm's own bound on the wait (its default is 60 s) */
+	char *argv[] = { "udevadm", "control", "--reload", "--timeout=5", NULL };
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t none, deflt;
+	char **envp;
+	size_t n = 0, i, j;
 	int status;
 	pid_t pid;
 
 	if (*ddctl_get_config_root(cli->ctx) || access("/run/udev/control", F_OK) < 0)
 		return;
+	/* the environment without NOTIFY_SOCKET: udevadm is not the service */
+	while (environ[n])
+		n++;
+	envp = calloc(n + 1, sizeof(*envp));
+	if (!envp)
+		return;
+	for (i = j = 0; i < n; i++)
+		if (strncmp(environ[i], "NOTIFY_SOCKET=", 14))
+			envp[j++] = environ[i];
+	/* no signal blocked or caught in the child (watch blocks SIGHUP, SIGTERM, SIGINT) */
+	sigemptyset(&none);
+	sigemptyset(&deflt);
+	sigaddset(&deflt, SIGHUP);
+	sigaddset(&deflt, SIGTERM);
+	sigaddset(&deflt, SIGINT);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &deflt);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-	if (posix_spawnp(&pid, "udevadm", &fa, NULL, argv, environ) == 0 &&
+	if (posix_spawnp(&pid, "udevadm", &fa, &attr, argv, envp) == 0 &&
 	    (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)))
 		cli_warn(cli, "warning: udevadm control --reload failed: a module udev loads within 3 s may not get the new load-time options\n");
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	free(envp);
 }
 
 void cli_modload_open(struct cli *cli, struct ddctl_uevent_listener **l)

@@ -838,13 +838,17 @@ int ddctl_config_write_modprobe(struct ddctl_queryset *set, const char *path);
  *        known; free() it
  *
  * Writes the queries of @set that name one module, as
- * ddctl_config_write_modprobe() formats them, to /run/modprobe.d/ddctl.conf
- * (below the config root), replaced atomically: modprobe and udev's libkmod
+ * ddctl_config_write_modprobe() formats them, to
+ * /run/modprobe.d/ddctl-config.conf (below the config root; not ddctl.conf,
+ * which kmod would ignore where ddctl persist wrote /etc's file of that name;
+ * a session's file sorts after it, so a session's options for a module come
+ * last and win), replaced atomically: modprobe and udev's libkmod
  * hand them to such a module when it loads, so that the lines its init and
  * probe print appear, which a watcher acting on the module's load uevent
  * (after its init) cannot show. A set with no such query removes the file.
- * /run/modprobe.d is made when missing, and refused (-EPERM) unless it is a
- * directory only root (or the caller) can write. `ddctl watch` calls it
+ * When writing, /run/modprobe.d is made if missing, and refused unless it
+ * is a directory (not a symbolic link: -ELOOP or -ENOTDIR) that only root
+ * (or the caller) can write (-EPERM). `ddctl watch` calls it
  * when it starts and when it reloads, and
  * ddctl_config_remove_load_options() when it stops. udevd notices the
  * change only if /run/modprobe.d existed when it started (libkmod watches

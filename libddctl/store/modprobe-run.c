@@ -8,7 +8,8 @@
  *    session, ddctl-session-PID-STARTTIME.conf, named in the session record
  *    (which is written first) and removed when the session ends or is
  *    restored;
- *  - the configuration's (ddctl.d) queries that name one module: ddctl.conf,
+ *  - the configuration's (ddctl.d) queries that name one module:
+ *    ddctl-config.conf,
  *    written by ddctl watch when it starts and reloads, removed when it stops.
  */
 #include <dirent.h>
@@ -31,7 +32,12 @@
 #define RUN_MODPROBE_PREFIX "ddctl-session-"
 #define RUN_MODPROBE_HEADER \
 	"# written by a ddctl follow/run session for the modules it loads: removed when it ends\n"
-#define RUN_MODPROBE_CONFIG "ddctl.conf"
+/*
+ * Not "ddctl.conf": kmod reads one file of each name, /etc's first, and
+ * ddctl persist writes /etc/modprobe.d/ddctl.conf. Sorted before the
+ * sessions' files, whose options for a module then come last and win.
+ */
+#define RUN_MODPROBE_CONFIG "ddctl-config.conf"
 #define RUN_MODPROBE_CONFIG_HEADER \
 	"# written by ddctl watch (ddctl-watch.service) from ddctl.d for the modules loaded\n" \
 	"# while it runs: removed when it stops; edit ddctl.d, not this file\n"

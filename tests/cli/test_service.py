@@ -28,7 +28,7 @@ root = os.path.join(tmp, "root")
 shutil.copytree(CONFIG_ROOT, root, symlinks=True)
 run_dir = os.path.join(tmp, "run")
 run = Ddctl(control=ctl, config_root=root, run_dir=run_dir, timeout=30)
-load_options = os.path.join(root, "run/modprobe.d/ddctl.conf")
+load_options = os.path.join(root, "run/modprobe.d/ddctl-config.conf")
 LOAD_HEADER = ("# written by ddctl watch (ddctl-watch.service) from ddctl.d for the modules loaded\n"
                "# while it runs: removed when it stops; edit ddctl.d, not this file\n")
 # the fixture's configuration: its queries that name one module, in order
@@ -132,23 +132,53 @@ else:
     with open(os.path.join(bare, "etc/ddctl.d/10-file.conf"), "w") as f:
         f.write("file drivers/virtio/virtio.c +p\n")
     os.makedirs(os.path.join(bare, "run/modprobe.d"))
-    shutil.copy(load_options, os.path.join(bare, "run/modprobe.d/ddctl.conf"))
+    shutil.copy(load_options, os.path.join(bare, "run/modprobe.d/ddctl-config.conf"))
     bare_run = Ddctl(control=ctl, config_root=bare, run_dir=run_dir, timeout=30)
     p = bare_run.popen("-v", "watch", text=False)
     lines_until(p.stderr, "configured quer")
     tap.check("watch-no-named-module-no-load-options",
-              p.poll() is None and not os.path.exists(os.path.join(bare, "run/modprobe.d/ddctl.conf")),
-              read_text(os.path.join(bare, "run/modprobe.d/ddctl.conf")))
+              p.poll() is None and not os.path.exists(os.path.join(bare, "run/modprobe.d/ddctl-config.conf")),
+              read_text(os.path.join(bare, "run/modprobe.d/ddctl-config.conf")))
     p.terminate()
     p.communicate()
-    # --check writes nothing, not even the load-time options
-    os.unlink(load_options)
+    # --check writes nothing, not even the load-time options, and removes nothing
+    with open(load_options, "w") as f:
+        f.write("stale\n")
     p = run.popen("--check", "-v", "watch", text=False)
     lines_until(p.stderr, "configured quer")
-    tap.check("watch-check-writes-no-load-options", p.poll() is None and
-              not os.path.exists(load_options), read_text(load_options))
+    alive = p.poll() is None
     p.terminate()
     p.communicate()
+    tap.check("watch-check-writes-no-load-options", alive and read_text(load_options) == "stale\n",
+              read_text(load_options))
+    # next to the options ddctl persist wrote (/etc/modprobe.d/ddctl.conf):
+    # kmod reads one file of a name, so the watcher's must have another;
+    # list --persistent reads modprobe.d through libkmod
+    persisted = os.path.join(root, "etc/modprobe.d/ddctl.conf")
+    os.makedirs(os.path.dirname(persisted))
+    with open(persisted, "w") as f:
+        f.write('# written by ddctl persist from ddctl.d: do not edit\noptions main dyndbg="+p"\n')
+    p = run.popen("-v", "watch", text=False)
+    lines_until(p.stderr, "configured quer")
+    _, listed, lerr = run("list", "--persistent")
+    listed += lerr
+    p.terminate()
+    p.communicate()
+    os.unlink(persisted)
+    tap.check("watch-load-options-beside-persist", "main" in listed and "virtio_ring" in listed and
+              "test_dynamic_debug" in listed, listed)
+    # a second watcher (by hand) that replaced the file keeps it when the first stops
+    first = run.popen("-v", "watch", text=False)
+    lines_until(first.stderr, "configured quer")
+    second = run.popen("-v", "watch", text=False)
+    lines_until(second.stderr, "configured quer")
+    first.terminate()
+    first.communicate()
+    kept = read_text(load_options)
+    second.terminate()
+    second.communicate()
+    tap.check("watch-stop-keeps-another-watchers-file", kept == LOAD_HEADER + LOAD_OPTIONS and
+              read_text(load_options) is None, (kept, read_text(load_options)))
     with open(load_options, "w") as f:
         f.write("stale\n")
     # a /run/modprobe.d others may write is not used: said, the watcher runs

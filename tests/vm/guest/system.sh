@@ -61,12 +61,12 @@ i=0
 while ! all_are $COLD p && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
 check sys-coldplug-applied "$COLD: $(not_all $COLD p) of $(count_of $COLD) not =p" all_are $COLD p
 # The lines a module prints while it loads, before its load uevent: only
-# the watcher's load-time options (/run/modprobe.d/ddctl.conf, written
+# the watcher's load-time options (/run/modprobe.d/ddctl-config.conf, written
 # before udevd started, which reads it) show them. virtio_net, loaded by
 # udev at coldplug: virtnet_probe's one "registered device" line
-LOADOPT=/run/modprobe.d/ddctl.conf
+LOADOPT=/run/modprobe.d/ddctl-config.conf
 check sys-load-options-file "$(tr '\n' '|' < $LOADOPT 2>&1 | head -c 300)" \
-	grep -q '^options virtio_net dyndbg="+p' $LOADOPT
+	grep -qE '^options virtio_net dyndbg="\+p(; \+p)?"$' $LOADOPT
 kmsg_count() { dmesg | grep -c "$1"; }
 check sys-coldplug-probe-lines "virtio_net's probe lines in the kernel log: $(kmsg_count 'virtnet: registered device')" \
 	[ "$(kmsg_count 'virtnet: registered device')" -ge 1 ]
@@ -76,6 +76,10 @@ trig=$(mono systemd-udev-trigger.service InactiveExitTimestampMonotonic)
 snap=$(mono ddctl.service InactiveExitTimestampMonotonic)
 note "monotonic us: ddctl-watch ready $ready, udev-trigger start $trig, ddctl.service start $snap"
 check sys-watch-ready-before-coldplug "watch ready $ready, trigger $trig" before "$ready" "$trig"
+# before udevd itself, which reads modprobe.d (its libkmod then watches only
+# the directories it found: /run/modprobe.d must be there)
+udevd=$(mono systemd-udevd.service ExecMainStartTimestampMonotonic)
+check sys-watch-ready-before-udevd "watch ready $ready, udevd start $udevd" before "$ready" "$udevd"
 check sys-watch-before-apply "watch ready $ready, ddctl.service $snap" before "$ready" "$snap"
 
 # The boot snapshot: the kernel's defaults, as on the first boot with no
@@ -121,15 +125,17 @@ modprobe $RELOADMOD
 i=0
 while ! all_are $RELOADMOD p && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 check sys-reload-watcher-rereads "$RELOADMOD: $(not_all $RELOADMOD p) of $(count_of $RELOADMOD) not =p" all_are $RELOADMOD p
+# (and udevd told to read it: udevadm ran in the watcher's sandbox)
 check sys-reload-load-options "$(tr '\n' '|' < $LOADOPT 2>&1 | head -c 300)" \
-	grep -q "^options $RELOADMOD dyndbg=\"+p\"" $LOADOPT
+	eval 'grep -q "^options $RELOADMOD dyndbg=\"+p\"$" $LOADOPT &&
+		! journalctl -b --no-pager -u ddctl-watch.service -o cat | grep -q "udevadm control --reload failed"'
 
 # no module loads with the configuration's options while the watcher is
 # stopped; /run/ddctl survives a restart of either unit (session records
 # live there)
 systemctl stop ddctl-watch.service
-check sys-stop-removes-load-options "after stop: $(ls /run/modprobe.d 2>&1 | tr '\n' ' ')" \
-	eval '[ -d /run/modprobe.d ] && [ ! -e $LOADOPT ]'
+check sys-stop-removes-load-options "after stop: $(ls /run/modprobe.d 2>&1 | tr '\n' ' '), $(mono ddctl-watch.service Result)" \
+	eval '[ -d /run/modprobe.d ] && [ ! -e $LOADOPT ] && [ "$(mono ddctl-watch.service Result)" = success ]'
 systemctl start ddctl-watch.service
 check sys-run-dir-preserved "boot.conf gone after a restart" [ -s /run/ddctl/boot.conf ]
 
