@@ -11,6 +11,8 @@
 # coldplug, later, the reload's; Debian's by default
 [ -f ./profile.sh ] && . ./profile.sh
 COLD=${DDCTL_COLDPLUG:-e1000} LATER=${DDCTL_LATER:-bonding} RELOADMOD=${DDCTL_RELOADMOD:-dm_mod}
+# the broken drop-in's module (not the later one, whose warning is checked)
+BROKENMOD=${DDCTL_BROKENMOD:-$RELOADMOD}
 
 check sys0-vcpus "nproc $(nproc), want ${DDCTL_NCPU:-4}" [ "$(nproc)" = "${DDCTL_NCPU:-4}" ]
 st=$(systemctl is-system-running --wait 2>&1)
@@ -31,5 +33,5 @@ echo 'module virtio_ring +p' > /etc/ddctl.d/10-builtin.conf
 # the watcher's load-time options, there before udevd started, show it)
 printf 'module %s +p\nmodule virtio_net +p\n' "$COLD" > /etc/ddctl.d/20-coldplug.conf
 echo "module $LATER +p" > /etc/ddctl.d/30-later.conf
-printf '# a typo\nmodule %s +q\n' "$RELOADMOD" > /etc/ddctl.d/40-broken.conf
+printf '# a typo\nmodule %s +q\n' "$BROKENMOD" > /etc/ddctl.d/40-broken.conf
 sync

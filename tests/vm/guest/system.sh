@@ -17,6 +17,8 @@
 # coldplug, later, the reload's; Debian's by default
 [ -f ./profile.sh ] && . ./profile.sh
 COLD=${DDCTL_COLDPLUG:-e1000} LATER=${DDCTL_LATER:-bonding} RELOADMOD=${DDCTL_RELOADMOD:-dm_mod}
+# the broken drop-in's module (not the later one, whose warning is checked)
+BROKENMOD=${DDCTL_BROKENMOD:-$RELOADMOD}
 
 # the flags of module M's class-less sites ("module M +p" leaves the sites
 # of a class, test_dynamic_debug's, alone)
@@ -46,7 +48,7 @@ journalctl -b --no-pager -u ddctl.service -u ddctl-watch.service -p err -o cat S
 journalctl -b --no-pager -u ddctl.service -u ddctl-watch.service -p warning -o cat SYSLOG_IDENTIFIER=ddctl \
 	> "$OUT/journal-ddctl-warning.txt"
 check sys-broken-dropin-named "journal -p err: $(head -c 300 "$OUT/journal-ddctl-err.txt")" \
-	grep -q "/etc/ddctl.d/40-broken.conf:2: \"module $RELOADMOD +q\".*this file is skipped" "$OUT/journal-ddctl-err.txt"
+	grep -q "/etc/ddctl.d/40-broken.conf:2: \"module $BROKENMOD +q\".*this file is skipped" "$OUT/journal-ddctl-err.txt"
 # errors only at -p err: the info lines ("wrote the boot snapshot") and
 # warnings (bonding, not loaded yet) are in the journal, not at -p err
 # (both units load the configuration: each names the broken file once)
@@ -73,7 +75,7 @@ check sys-load-options-file "$(tr '\n' '|' < $LOADOPT 2>&1 | head -c 300)" \
 kmsg_count() { dmesg | grep -c "$1"; }
 check sys-coldplug-probe-lines "virtio_net's probe lines in the kernel log: $(kmsg_count 'virtnet: registered device')" \
 	[ "$(kmsg_count 'virtnet: registered device')" -ge 1 ]
-check sys-broken-file-not-applied "$RELOADMOD loaded at boot?" eval '! grep -q "^$RELOADMOD " /proc/modules || all_are $RELOADMOD _'
+check sys-broken-file-not-applied "$BROKENMOD: $(not_all $BROKENMOD _) of $(count_of $BROKENMOD) not =_" eval '! grep -q "^$BROKENMOD " /proc/modules || all_are $BROKENMOD _'
 ready=$(mono ddctl-watch.service ActiveEnterTimestampMonotonic)
 trig=$(mono systemd-udev-trigger.service InactiveExitTimestampMonotonic)
 snap=$(mono ddctl.service InactiveExitTimestampMonotonic)

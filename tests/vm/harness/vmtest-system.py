@@ -44,7 +44,9 @@ SCRIPTS = ("lib.sh", "system-setup.sh", "system.sh")
 # kernels/kconfig.fragment) has virtio's drivers and test_dynamic_debug,
 # the one of its modules loaded after boot that has pr_debug sites
 # (virtio_balloon and the failover modules have none; virtio_blk holds the
-# root file system).
+# root file system). The broken drop-in names BROKENMOD (default: the
+# reload's module), which must not be the later one: its warning is
+# checked to be no error.
 PROFILES = {
     "debian-6.12": {"COLDPLUG": "e1000", "LATER": "bonding", "ALIAS": "rtnl-link-bond",
                     "RELOADMOD": "dm_mod"},
@@ -52,7 +54,7 @@ PROFILES = {
                     "LATER_RE": "^test_dynamic_debug *test_dynamic_debug_init:[0-9]* "
                                 "*test_dd: init \\(start\\|done\\)$",
                     "LATER_N": "2", "LATER_KMSG": "test_dd: init start",
-                    "RELOADMOD": "test_dynamic_debug"},
+                    "RELOADMOD": "test_dynamic_debug", "BROKENMOD": "virtio_blk"},
 }
 
 
