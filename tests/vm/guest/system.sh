@@ -75,7 +75,10 @@ check sys-load-options-file "$(tr '\n' '|' < $LOADOPT 2>&1 | head -c 300)" \
 kmsg_count() { dmesg | grep -c "$1"; }
 check sys-coldplug-probe-lines "virtio_net's probe lines in the kernel log: $(kmsg_count 'virtnet: registered device')" \
 	[ "$(kmsg_count 'virtnet: registered device')" -ge 1 ]
-check sys-broken-file-not-applied "$BROKENMOD: $(not_all $BROKENMOD _) of $(count_of $BROKENMOD) not =_" eval '! grep -q "^$BROKENMOD " /proc/modules || all_are $BROKENMOD _'
+# (none of its sites, if it has any now, is off its default: Debian's dm_mod
+# is not loaded at boot, the built 7.2 kernel's virtio_blk has no site)
+check sys-broken-file-not-applied "$BROKENMOD: $(not_all $BROKENMOD _) of $(count_of $BROKENMOD) not =_" \
+	[ "$(not_all $BROKENMOD _)" = 0 ]
 ready=$(mono ddctl-watch.service ActiveEnterTimestampMonotonic)
 trig=$(mono systemd-udev-trigger.service InactiveExitTimestampMonotonic)
 snap=$(mono ddctl.service InactiveExitTimestampMonotonic)
