@@ -98,7 +98,7 @@ check("watch-unit-notify", WATCH.get("Type") == ["notify"] and WATCH.get("Notify
       WATCH.get("Type"))
 check("watch-unit-before-coldplug", "systemd-udev-trigger.service" in " ".join(WATCH.get("Before", [])) and
       "ddctl.service" in " ".join(WATCH.get("Before", [])), WATCH.get("Before"))
-check("watch-unit-snapshot-first", WATCH.get("ExecStartPre") == ["-@sbindir@/ddctl save --boot"],
+check("watch-unit-snapshot-first", WATCH.get("ExecStartPre", [""])[0] == "-@sbindir@/ddctl save --boot",
       WATCH.get("ExecStartPre"))
 check("watch-unit-reload-sighup", any("HUP" in v and ("$MAINPID" in v or "--kill-who=main" in v)
                                                     for v in WATCH.get("ExecReload", [])) and
@@ -108,8 +108,8 @@ check("unit-reload-propagates", UNITS.get("PropagatesReloadTo") == ["ddctl-watch
 # /run/ddctl holds session records of follow/run: a stop or restart of a
 # unit must not remove it; the watcher's /run/modprobe.d (its load-time
 # options) must exist before udevd starts, and stay
-for name, unit, dirs in (("ddctl", UNITS, "ddctl"), ("ddctl-watch", WATCH, "ddctl modprobe.d")):
-    check("%s-unit-run-dir-preserved" % name, unit.get("RuntimeDirectory") == [dirs] and
+for name, unit in (("ddctl", UNITS), ("ddctl-watch", WATCH)):
+    check("%s-unit-run-dir-preserved" % name, unit.get("RuntimeDirectory") == ["ddctl"] and
           unit.get("RuntimeDirectoryPreserve") == ["yes"], unit.get("RuntimeDirectory"))
     # an early-boot unit cannot count on /tmp, where systemd before 255
     # builds PrivateDevices='s /dev: the unit would fail to start at random
@@ -118,6 +118,11 @@ for name, unit, dirs in (("ddctl", UNITS, "ddctl"), ("ddctl-watch", WATCH, "ddct
           unit.get("PrivateDevices"))
 check("watch-unit-before-udevd", "systemd-udevd.service" in " ".join(WATCH.get("Before", [])),
       WATCH.get("Before"))
+# /run/modprobe.d made outside the sandbox, writable in it, and not a
+# RuntimeDirectory= (systemctl clean would remove other packages' files)
+check("watch-unit-modprobe-dir", "+/bin/mkdir -p -m 0755 /run/modprobe.d" in WATCH.get("ExecStartPre", [])
+      and "-/run/modprobe.d" in WATCH.get("ReadWritePaths", []), (WATCH.get("ExecStartPre"),
+                                                                 WATCH.get("ReadWritePaths")))
 
 shutil.rmtree(tmp)
 tap.finish()
