@@ -72,8 +72,9 @@ check sys-coldplug-applied "$COLD: $(not_all $COLD p) of $(count_of $COLD) not =
 LOADOPT=/run/modprobe.d/ddctl-config.conf
 check sys-load-options-file "$(tr '\n' '|' < $LOADOPT 2>&1 | head -c 300)" \
 	grep -qE '^options virtio_net dyndbg="\+p(; \+p)?"$' $LOADOPT
-kmsg_count() { dmesg | grep -c "$1"; }
-check sys-coldplug-probe-lines "virtio_net's probe lines in the kernel log: $(kmsg_count 'virtnet: registered device')" \
+# (counted in the journal, which has the kernel's messages: journalctl -k)
+kmsg_count() { journalctl -k -b --no-pager -o cat | grep -c "$1"; }
+check sys-coldplug-probe-lines "virtio_net's probe lines in the journal: $(kmsg_count 'virtnet: registered device')" \
 	[ "$(kmsg_count 'virtnet: registered device')" -ge 1 ]
 # (none of its sites, if it has any now, is off its default: Debian's dm_mod
 # is not loaded at boot, the built 7.2 kernel's virtio_blk has no site)
@@ -110,7 +111,7 @@ check sys-modprobe-later "$LATER: $(not_all $LATER p) of $(count_of $LATER) not 
 # NETDEV_REGISTER for each net device (bond_netdev_event), test_dynamic_debug's
 # prints "init start"
 LATER_KMSG=${DDCTL_LATER_KMSG:-bond_netdev_event received NETDEV_REGISTER}
-check sys-modprobe-later-init-lines "$LATER's init lines in the kernel log: $(kmsg_count "$LATER_KMSG")" \
+check sys-modprobe-later-init-lines "$LATER's init lines in the journal: $(kmsg_count "$LATER_KMSG")" \
 	[ "$(kmsg_count "$LATER_KMSG")" -ge 1 ]
 
 # Reload: the broken file mended, configuration edited
