@@ -141,9 +141,14 @@ static int modules_snapshot(const char *path, char **out)
  * position again each time: a module unloaded (or loaded) between two
  * reads shifts the positions, and sites of other modules are skipped or
  * repeated. So the module list is compared before and after the read, and
- * the file read again until they agree, at most CONTROL_READ_TRIES times.
+ * the file read again until they agree, at most CONTROL_READ_TRIES times,
+ * waiting longer before each new try (25 ms, doubled each time: 3.2 s in
+ * all): at boot, udev's coldplug loads modules for seconds, and a read
+ * then finds a quiet moment (seen: ddctl.service failed on Debian's 6.12
+ * with 5 tries back to back).
  */
-#define CONTROL_READ_TRIES 5
+#define CONTROL_READ_TRIES 8
+#define CONTROL_READ_WAIT_US 25000
 
 static int read_consistent(struct ddctl_ctx *ctx, const char *path,
 			   const char *modules, char **text)
@@ -174,6 +179,8 @@ static int read_consistent(struct ddctl_ctx *ctx, const char *path,
 			goto modules_failed;
 		dbg(ctx, "modules were loaded or unloaded while %s was read: reading it again\n",
 		    path);
+		if (i + 1 < CONTROL_READ_TRIES)
+			usleep(CONTROL_READ_WAIT_US << i);
 	}
 	err(ctx, "modules were loaded or unloaded during each of %d reads of %s: no consistent snapshot of the callsites, nothing done (try again)\n",
 	    CONTROL_READ_TRIES, path);
