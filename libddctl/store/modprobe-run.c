@@ -50,16 +50,24 @@ static int dir_path(struct ddctl_ctx *ctx, char *buf, size_t size)
 	return 0;
 }
 
-int modprobe_run_path(struct ddctl_ctx *ctx, long pid, unsigned long long starttime,
-		      char *buf, size_t size)
+/* The file @name in the directory. */
+static int file_path(struct ddctl_ctx *ctx, const char *name, char *buf, size_t size)
 {
 	char dir[PATH_MAX];
 	int r = dir_path(ctx, dir, sizeof(dir));
 
-	if (!r && snprintf(buf, size, "%s/" RUN_MODPROBE_PREFIX "%ld-%llu.conf", dir, pid,
-			   starttime) >= (int)size)
+	if (!r && snprintf(buf, size, "%s/%s", dir, name) >= (int)size)
 		r = -ENAMETOOLONG;
 	return r;
+}
+
+int modprobe_run_path(struct ddctl_ctx *ctx, long pid, unsigned long long starttime,
+		      char *buf, size_t size)
+{
+	char name[NAME_MAX + 1];
+
+	snprintf(name, sizeof(name), RUN_MODPROBE_PREFIX "%ld-%llu.conf", pid, starttime);
+	return file_path(ctx, name, buf, size);
 }
 
 /*
@@ -89,63 +97,53 @@ static int check_dir(struct ddctl_ctx *ctx)
 	return r;
 }
 
-int modprobe_run_write(struct ddctl_ctx *ctx, const char *path,
-		       struct ddctl_queryset *set)
+/*
+ * @header and @set's options written to @path in the checked directory;
+ * when no query of @set names one module, @path is written all the same
+ * (@keep_empty) or removed.
+ */
+static int write_options(struct ddctl_ctx *ctx, const char *path, const char *header,
+			 struct ddctl_queryset *set, bool keep_empty)
 {
 	struct strbuf sb = { 0 };
-	int r = check_dir(ctx);
+	int r = strbuf_adds(&sb, header);
+	size_t len = sb.len;
 
 	if (!r)
-		r = strbuf_adds(&sb, RUN_MODPROBE_HEADER);
-	if (!r)
 		r = modprobe_options_text(set, &sb);
-	if (!r)
+	if (!r && sb.len == len && !keep_empty)
+		r = modprobe_run_remove(path);
+	else if (!r)
+		r = check_dir(ctx);
+	if (!r && (sb.len > len || keep_empty))
 		r = ddctl_file_write(ctx, path, sb.buf, sb.len, 0);
 	strbuf_release(&sb);
 	return r;
 }
 
-static int config_path(struct ddctl_ctx *ctx, char *buf, size_t size)
+int modprobe_run_write(struct ddctl_ctx *ctx, const char *path,
+		       struct ddctl_queryset *set)
 {
-	char dir[PATH_MAX];
-	int r = dir_path(ctx, dir, sizeof(dir));
-
-	if (!r && snprintf(buf, size, "%s/" RUN_MODPROBE_CONFIG, dir) >= (int)size)
-		r = -ENAMETOOLONG;
-	return r;
+	return write_options(ctx, path, RUN_MODPROBE_HEADER, set, true);
 }
 
 DDCTL_EXPORT int ddctl_config_write_load_options(struct ddctl_queryset *set,
 						 char **path)
 {
 	char buf[PATH_MAX];
-	struct strbuf sb = { 0 };
-	size_t header;
-	int r = config_path(set->ctx, buf, sizeof(buf));
+	int r = file_path(set->ctx, RUN_MODPROBE_CONFIG, buf, sizeof(buf));
 
 	if (path)
 		*path = r ? NULL : strdup(buf);
 	if (!r && path && !*path)
 		r = -ENOMEM;
-	if (!r)
-		r = strbuf_adds(&sb, RUN_MODPROBE_CONFIG_HEADER);
-	header = sb.len;
-	if (!r)
-		r = modprobe_options_text(set, &sb);
-	if (!r && sb.len == header)
-		r = modprobe_run_remove(buf); /* no query names one module */
-	else if (!r)
-		r = check_dir(set->ctx);
-	if (!r && sb.len > header)
-		r = ddctl_file_write(set->ctx, buf, sb.buf, sb.len, 0);
-	strbuf_release(&sb);
-	return r;
+	return r ? r : write_options(set->ctx, buf, RUN_MODPROBE_CONFIG_HEADER, set, false);
 }
 
 DDCTL_EXPORT int ddctl_config_remove_load_options(struct ddctl_ctx *ctx)
 {
 	char path[PATH_MAX];
-	int r = config_path(ctx, path, sizeof(path));
+	int r = file_path(ctx, RUN_MODPROBE_CONFIG, path, sizeof(path));
 
 	return r ? r : modprobe_run_remove(path);
 }
