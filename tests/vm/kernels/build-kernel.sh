@@ -7,7 +7,8 @@
 # Builds a guest kernel for the ddctl VM tests from a Debian linux-source
 # tarball: `make tinyconfig` + tests/vm/kernels/kconfig.fragment (+ the
 # kconfig-$ARCH.fragment of a non-x86 target), and for "patched" the series
-# in kernel-patches/$BASE/ on top; "part1" applies only the entries of
+# in kernel-patches/$BASE/ on top (with kconfig-patched.fragment: its KUnit
+# suites); "part1" applies only the entries of
 # the series listed in $DDCTL_PART1_PATCHES (default: the RFC's part, the
 # first two patches of 1-tip/ and of 2-dyndbg/: queued static keys,
 # sorting, dynamic debug queueing, negation; for the benchmark; the key
@@ -75,6 +76,7 @@ ARCH_FRAGMENT=
 # "debug": the patched series plus lock debugging (PROVE_LOCKING);
 # "stock-debug": the same config without the series (whose crash is it?)
 DEBUG_FRAGMENT=$HERE/kconfig-debug.fragment
+PATCHED_FRAGMENT=$HERE/kconfig-patched.fragment
 PATCHDIR=${DDCTL_KPATCH_DIR:-$REPO/kernel-patches/$BASE}
 CACHE=${DDCTL_KCACHE:-/var/cache/ddctl/kernels}
 JOBS=${JOBS:-$(nproc)}
@@ -153,6 +155,7 @@ info=$( {
 	# (the default target adds nothing: keys of 6.12 x86 builds stay valid)
 	[ "$BASE" = 6.12 ] || echo "base $BASE"
 	[ -z "$ARCH_FRAGMENT" ] || echo "arch $ARCH fragment sha256 $(sha256sum < "$ARCH_FRAGMENT" | cut -d' ' -f1)"
+	case $KIND in patched|debug) echo "patched fragment sha256 $(sha256sum < "$PATCHED_FRAGMENT" | cut -d' ' -f1)" ;; esac
 	case $KIND in *debug) echo "debug fragment sha256 $(sha256sum < "$DEBUG_FRAGMENT" | cut -d' ' -f1)" ;; esac
 	for p in "${patches[@]}"; do
 		echo "patch $(basename "$p") sha256 $(sha256sum < "$p" | cut -d' ' -f1)"
@@ -261,6 +264,7 @@ if [ "${DDCTL_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
 fi
 "${MK[@]}" -s tinyconfig
 fragments=("$FRAGMENT")
+case $KIND in patched|debug) fragments+=("$PATCHED_FRAGMENT") ;; esac
 [ -z "$ARCH_FRAGMENT" ] || fragments+=("$ARCH_FRAGMENT")
 case $KIND in *debug) fragments+=("$DEBUG_FRAGMENT") ;; esac
 (cd "$OUT/build" && "$OUT/src/scripts/kconfig/merge_config.sh" -m -O "$OUT/build" "$OUT/build/.config" "${fragments[@]}" >/dev/null)
