@@ -45,3 +45,31 @@ else
 		fi
 	done
 fi
+
+# The series' KUnit suites (1-tip's last patch; built in by
+# kconfig-patched.fragment, run once at boot): their results from debugfs.
+#   ks-kunit-static-keys     static_keys_queued: a batch over 260 keys,
+#                            a key queued several times, immediate updates
+#                            around a batch, a text poke vector that cannot grow
+#   ks-kunit-text-poke-vec   x86_text_poke_vec: growth, sort, duplicate and
+#                            no-room refusal (x86 only)
+for s in static-keys:static_keys_queued text-poke-vec:x86_text_poke_vec; do
+	n=${s%%:*} suite=${s#*:}
+	r=/sys/kernel/debug/kunit/$suite/results
+	if [ ! -r $r ]; then
+		if [ "$DDCTL_KIND" = patched ] && { [ $n != text-poke-vec ] || [ "$(uname -m)" = x86_64 ]; }; then
+			notok ks-kunit-$n "no $r on the patched kernel (CONFIG_KUNIT and the series' KUnit options)"
+		else
+			skip ks-kunit-$n "kernel without the series' KUnit suite $suite"
+		fi
+		continue
+	fi
+	cp $r $OUT/ks-kunit-$n.txt
+	sed "s/^/@@DDCTL@@ NOTE ks-kunit-$n: /" $r | grep -E '^@@DDCTL@@ NOTE [^:]*: *(not ok|ok|# )'
+	# the cases' lines are indented, the suite's own is not
+	pass=$(grep -cE '^ +ok [0-9]+ ' $r)
+	fail=$(grep -cE '^ +not ok [0-9]+ ' $r)
+	sok=$(grep -cE "^ok [0-9]+ $suite" $r)
+	check ks-kunit-$n "$suite: $pass cases passed, $fail failed, suite ok $sok" \
+		[ "$pass" -gt 0 -a "$fail" = 0 -a "$sok" = 1 ]
+done

@@ -66,6 +66,7 @@ GUEST_TESTS = ["sanity-vcpus", "sanity-control-readable",
                "k-notify-privileged", "k-netns", "k-exec-max-len", "k-batch-memory",
                "k-ftrace-batch", "k-boot-classmap",
                "ks-negation", "ks-transaction", "ks-netlink",
+               "ks-kunit-static-keys", "ks-kunit-text-poke-vec",
                "k-stack-flag-read"]
 # a built-in file of the tinyconfig+fragment kernel with pr_debug sites
 BOOTFILE = os.environ.get("DDCTL_BOOTFILE", "drivers/virtio/virtio_ring.c")
