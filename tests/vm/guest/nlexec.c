@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // SPDX-FileCopyrightText: the ddctl authors
 /*
- * nlexec: send one raw EXEC to the kernel's "dyndbg" generic netlink family,
- * without ddctl's own validation, so the VM suite can test the kernel side
- * (atomicity of a set with a bad query, net-zero sets, dry runs).
+ * nlexec: send one EXEC to the kernel's "dyndbg" generic netlink family,
+ * without ddctl's transaction around it (no prediction, no verification),
+ * so the VM suite can test the kernel side (net-zero sets, dry runs, the
+ * query count limit). The queries are parsed by ddctl's parser and sent
+ * as structured attributes (uapi v3): a query the parser or the family
+ * refuses never reaches the kernel (rc=-22 and ddctl's message).
  *
  *   nlexec [-n] QUERIES      -n: dry run
  *
