@@ -531,9 +531,8 @@ int nl_get_parse(const struct nlmsghdr *nlh, void *data)
 			      data) == MNL_CB_ERROR ? -EBADMSG : 0;
 }
 
-/* One dump, filtered by @filter (NULL: every site), appended to @st. */
-static int dump_once(struct ddctl_ctx *ctx, const struct ddctl_query *filter,
-		     struct nl_dump_state *st)
+int nl_dump_once(struct ddctl_ctx *ctx, nl_put_filter_fn put, const void *arg,
+		 struct nl_dump_state *st)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct mnl_socket *nl = NULL;
@@ -547,14 +546,19 @@ static int dump_once(struct ddctl_ctx *ctx, const struct ddctl_query *filter,
 		nl_limits(ctx, &valid, &features, NULL);
 		nlh = nl_request(ctx, buf, sizeof(buf), f.id, NLM_F_DUMP,
 				 DYNDBG_CMD_GET);
-		if (filter)
-			nl_put_query(nlh, filter, valid, false);
+		if (put)
+			put(nlh, arg, valid);
 		strbuf_adds(&st->sb, "# filename:lineno [module]function flags format\n");
 		r = nl_talk(nl, nlh, nl_get_parse, st, NULL);
 	}
 	if (nl)
 		mnl_socket_close(nl);
 	return r;
+}
+
+static void put_filter(struct nlmsghdr *nlh, const void *q, uint32_t valid)
+{
+	nl_put_query(nlh, q, valid, false);
 }
 
 /* The dump filter: one match-only query the family can carry. */
@@ -602,7 +606,8 @@ int nl_dump_gen(struct ddctl_ctx *ctx, const char *filter, char **text,
 	for (tries = 0, r = r ? r : -EINTR; r == -EINTR && tries <= NL_DUMP_RETRIES;
 	     tries++) {
 		strbuf_release(&st.sb);
-		r = dump_once(ctx, set ? &set->queries[0] : NULL, &st);
+		r = nl_dump_once(ctx, set ? put_filter : NULL,
+				 set ? &set->queries[0] : NULL, &st);
 	}
 	ddctl_queryset_unref(set);
 	if (r == -EINTR) {

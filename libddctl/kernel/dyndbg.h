@@ -50,6 +50,16 @@ int nl_exec(struct ddctl_ctx *ctx, const char *queries, bool dry_run,
 int nl_exec_parse(const struct nlmsghdr *nlh, void *data);
 /* One dump message into a struct nl_dump_state. */
 int nl_get_parse(const struct nlmsghdr *nlh, void *data);
+/* Puts a dump's filter (a nested DYNDBG_A_QUERY) into @nlh. */
+typedef void (*nl_put_filter_fn)(struct nlmsghdr *nlh, const void *arg,
+				 uint32_t valid);
+/*
+ * One dump appended to @st, its filter put by @put(@arg) (NULL: every
+ * site), not done again: -EINTR when NLM_F_DUMP_INTR cut it (the guest's
+ * nldump uses it to see the kernel's own answer).
+ */
+int nl_dump_once(struct ddctl_ctx *ctx, nl_put_filter_fn put, const void *arg,
+		 struct nl_dump_state *st);
 /*
  * The callsites in control-file text, filtered by one match-spec query
  * @filter (NULL: all), its generation in *@generation (may be NULL); a
