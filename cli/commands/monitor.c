@@ -24,6 +24,8 @@ static int print_event(const struct ddctl_event *ev, void *data)
 		json_uint(&w, ev->sites_changed);
 		json_key(&w, "keys_patched");
 		json_uint(&w, ev->keys_patched);
+		json_key(&w, "generation");
+		json_uint(&w, ev->generation);
 		json_end_object(&w);
 	} else {
 		printf("changed %u site%s, patched %u key%s: ", ev->sites_changed,

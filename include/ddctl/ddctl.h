@@ -1116,20 +1116,36 @@ long ddctl_txn_get_keys_patched(const struct ddctl_txn *txn);
  */
 const char *ddctl_txn_get_kernel_message(const struct ddctl_txn *txn);
 
+/**
+ * ddctl_txn_get_generation() - the kernel's callsite generation after the
+ * committed set (netlink backend: the last exec's reply; a notification
+ * with the same generation is this change); 0 when the kernel did not say
+ * (control-file backend, a check, nothing sent)
+ */
+unsigned int ddctl_txn_get_generation(const struct ddctl_txn *txn);
+
 /* ------------------------------------------------------------------ */
 /* Change notifications (netlink backend)                             */
 /* ------------------------------------------------------------------ */
 
 /**
  * struct ddctl_event - a committed change the kernel announced
- * @queries: the queries that were applied
+ * @queries: the queries that were applied, one per line in control-file
+ *           text (the kernel sends them as structured attributes; they are
+ *           spelt as ddctl_query_get_canonical() spells a query, formats
+ *           escaped as in the control file; a query whose flags both set
+ *           and clear bits is two lines, its '-' then its '+')
  * @sites_changed: callsites whose flags changed
  * @keys_patched: static keys patched
+ * @generation: the kernel's callsite generation after the change (bumped
+ *              on every change and module load or unload; compare with
+ *              ddctl_txn_get_generation()); 0 when the kernel did not say
  */
 struct ddctl_event {
 	const char *queries;
 	unsigned int sites_changed;
 	unsigned int keys_patched;
+	unsigned int generation;
 };
 
 struct ddctl_monitor;

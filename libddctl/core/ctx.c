@@ -31,6 +31,8 @@ struct ddctl_ctx {
 	unsigned int nl_family; /* 0: absent */
 	uint32_t nl_seq; /* the last netlink request's sequence number */
 	bool nl_probed;
+	/* GET_FEATURES of the family: QUERIES_MAX, FEATURES, VALID_FLAGS */
+	uint32_t nl_queries_max, nl_features, nl_valid_flags;
 	bool control_path_set;
 	char *config_root; /* NULL: $DDCTL_CONFIG_ROOT, else "" */
 	char *write_capture; /* ddctl_set_write_capture(); NULL: the kernel */
@@ -274,6 +276,22 @@ bool ctx_get_nl_probed(const struct ddctl_ctx *ctx)
 void ctx_set_nl_probed(struct ddctl_ctx *ctx)
 {
 	ctx->nl_probed = true;
+}
+
+void ctx_set_nl_features(struct ddctl_ctx *ctx, uint32_t queries_max,
+			 uint32_t features, uint32_t valid_flags)
+{
+	ctx->nl_queries_max = queries_max;
+	ctx->nl_features = features;
+	ctx->nl_valid_flags = valid_flags;
+}
+
+void ctx_get_nl_features(const struct ddctl_ctx *ctx, uint32_t *queries_max,
+			 uint32_t *features, uint32_t *valid_flags)
+{
+	*queries_max = ctx->nl_queries_max;
+	*features = ctx->nl_features;
+	*valid_flags = ctx->nl_valid_flags;
 }
 
 uint32_t ctx_next_nl_seq(struct ddctl_ctx *ctx)

@@ -43,6 +43,11 @@ unsigned int ctx_get_nl_family(const struct ddctl_ctx *ctx);
 void ctx_set_nl_family(struct ddctl_ctx *ctx, unsigned int id);
 bool ctx_get_nl_probed(const struct ddctl_ctx *ctx);
 void ctx_set_nl_probed(struct ddctl_ctx *ctx);
+/* What the family's GET_FEATURES reported (all 0 until it was asked). */
+void ctx_set_nl_features(struct ddctl_ctx *ctx, uint32_t queries_max,
+			 uint32_t features, uint32_t valid_flags);
+void ctx_get_nl_features(const struct ddctl_ctx *ctx, uint32_t *queries_max,
+			 uint32_t *features, uint32_t *valid_flags);
 /* The sequence number of the next netlink request. */
 uint32_t ctx_next_nl_seq(struct ddctl_ctx *ctx);
 

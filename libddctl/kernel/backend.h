@@ -15,12 +15,15 @@
 
 #include <ddctl/ddctl.h>
 
+struct ddctl_query;
+
 /* What the kernel reported for the queries of one exec (netlink only). */
 struct backend_result {
 	size_t nqueries;
 	unsigned int *matched, *changed; /* NULL: not wanted */
 	size_t reported;
 	unsigned int keys_patched, sites_changed;
+	unsigned int generation; /* the kernel's after the exec (0: not said) */
 };
 
 struct backend;
@@ -29,7 +32,10 @@ struct backend_ops {
 	const char *name;
 	/* the most bytes of whole queries one exec takes */
 	size_t max_len;
-	/* the most queries one exec takes (0: no limit but max_len) */
+	/*
+	 * the most queries one exec takes (0: no limit but max_len); open()
+	 * may set the kernel's own number in struct backend
+	 */
 	size_t max_queries;
 	/*
 	 * A refused exec changed nothing, the kernel counts per query and can
@@ -45,9 +51,21 @@ struct backend_ops {
 	int (*read)(struct ddctl_ctx *ctx, char **text);
 	/* ready to exec: may log why not */
 	int (*open)(struct backend *b);
-	/* @len bytes of whole queries at @text; the kernel's message in *@errmsg */
-	int (*exec)(struct backend *b, const char *text, size_t len, bool dry_run,
+	/*
+	 * @len bytes of whole queries at @text, one per line, and the same
+	 * @n queries parsed at @queries (NULL when the text is not a set's
+	 * own lines: the control file needs only the text); the kernel's
+	 * message in *@errmsg
+	 */
+	int (*exec)(struct backend *b, const char *text, size_t len,
+		    const struct ddctl_query *queries, size_t n, bool dry_run,
 		    struct backend_result *res, char **errmsg);
+	/*
+	 * 0 when the backend can carry query @q of a set (index @idx, from 0),
+	 * else -EINVAL with the reason (malloc'd) in *@why; NULL: any query
+	 */
+	int (*check)(struct backend *b, const struct ddctl_query *q, size_t idx,
+		     char **why);
 	void (*close)(struct backend *b);
 };
 
@@ -56,6 +74,7 @@ struct backend {
 	struct ddctl_ctx *ctx;
 	int fd;              /* the control file, -1 when not open */
 	bool reaches_kernel; /* not a capture file */
+	size_t max_queries;  /* ops->max_queries, or the kernel's number */
 };
 
 extern const struct backend_ops control_backend;
@@ -68,6 +87,7 @@ static inline int backend_open(struct backend *b, struct ddctl_ctx *ctx,
 	b->ctx = ctx;
 	b->fd = -1;
 	b->reaches_kernel = false;
+	b->max_queries = ops->max_queries;
 	return ops->open(b);
 }
 

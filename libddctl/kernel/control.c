@@ -228,8 +228,11 @@ static int control_open(struct backend *b)
 }
 
 static int control_exec(struct backend *b, const char *text, size_t len,
+			const struct ddctl_query *queries, size_t n,
 			bool dry_run, struct backend_result *res, char **errmsg)
 {
+	(void)queries;
+	(void)n;
 	(void)dry_run; /* a control file has no dry run: not called for one */
 	(void)res;
 	(void)errmsg;

@@ -2,8 +2,9 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /*
  * Kernel features without noise in the kernel log. A kernel with the dyndbg
- * netlink family (kernel-patches/ part 2) has negation and transactions: no
- * write needed. Elsewhere negation is found by writing a probe the kernel
+ * netlink family (kernel-patches/ part 2, uapi v3) has transactions, and
+ * negation when its GET_FEATURES says DYNDBG_FEATURE_NEGATE: no write
+ * needed. Elsewhere negation is found by writing a probe the kernel
  * refuses (and logs) when it lacks negation: done at most once per boot,
  * the answer kept in RUN_DIR/features keyed by the boot id.
  */
@@ -20,6 +21,7 @@
 #include "kernel/control.h"
 #include "kernel/dyndbg.h"
 #include "kernel/features.h"
+#include "kernel/netlink.h"
 #include "util/write-file.h"
 
 #define BOOT_ID "/proc/sys/kernel/random/boot_id"
@@ -97,8 +99,18 @@ static bool features_cached_negation(void)
 	       features_cache_read(run_dir(), boot) == 1;
 }
 
+unsigned int features_of_family(uint32_t family_features)
+{
+	unsigned int f = DDCTL_FEATURE_NETLINK | DDCTL_FEATURE_TRANSACTIONS;
+
+	if (family_features & DYNDBG_FEATURE_NEGATE)
+		f |= DDCTL_FEATURE_NEGATION;
+	return f;
+}
+
 int features_get(struct ddctl_ctx *ctx, bool may_write, unsigned int *features)
 {
+	uint32_t max, nl, valid;
 	unsigned int f = 0;
 	const char *path;
 	bool known = true;
@@ -111,11 +123,11 @@ int features_get(struct ddctl_ctx *ctx, bool may_write, unsigned int *features)
 		return r;
 	if (control_is_kernel(ctx)) {
 		f |= DDCTL_FEATURE_CONTROL;
-		/* the family says so: no probe in the kernel log */
-		if (dyndbg_present(ctx))
-			f |= DDCTL_FEATURE_NETLINK | DDCTL_FEATURE_TRANSACTIONS |
-			     DDCTL_FEATURE_NEGATION;
-		else if (!may_write || !control_writes_kernel(ctx)) {
+		/* the family's GET_FEATURES says: no probe in the kernel log */
+		if (dyndbg_present(ctx)) {
+			ctx_get_nl_features(ctx, &max, &nl, &valid);
+			f |= features_of_family(nl);
+		} else if (!may_write || !control_writes_kernel(ctx)) {
 			/* no probe into the control file, no cache written */
 			if (features_cached_negation())
 				f |= DDCTL_FEATURE_NEGATION;

@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: the ddctl authors
 /*
  * The dyndbg "notify" group: a subscription that announces each committed
- * change (the queries, the keys patched, the sites changed).
+ * change (the queries, the keys patched, the sites changed, the
+ * generation). The kernel sends the queries structured; the event carries
+ * them as control-file text, spelt by the library's one formatter.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,8 +15,10 @@
 #include <linux/netlink.h>
 
 #include "core/ctx.h"
+#include "kernel/dyndbg.h"
 #include "kernel/monitor.h"
 #include "kernel/netlink.h"
+#include "util/strbuf.h"
 
 struct ddctl_monitor {
 	struct ddctl_ctx *ctx;
@@ -23,14 +27,25 @@ struct ddctl_monitor {
 	size_t size;
 };
 
+struct ntf {
+	struct ddctl_event *ev;
+	struct strbuf *sb;
+	uint32_t valid;
+};
+
 static int ntf_attr_cb(const struct nlattr *attr, void *data)
 {
-	struct ddctl_event *ev = data;
+	struct ntf *n = data;
+	struct ddctl_event *ev = n->ev;
 
 	switch (mnl_attr_get_type(attr)) {
-	case DYNDBG_A_QUERIES:
-		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
-			ev->queries = mnl_attr_get_str(attr);
+	case DYNDBG_A_QUERY:
+		if (nl_query_format(attr, n->valid, n->sb) < 0)
+			return MNL_CB_ERROR;
+		break;
+	case DYNDBG_A_GENERATION:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			ev->generation = mnl_attr_get_u32(attr);
 		break;
 	case DYNDBG_A_KEYS_PATCHED:
 		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
@@ -44,17 +59,26 @@ static int ntf_attr_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
-int nl_event_parse(const struct nlmsghdr *nlh, struct ddctl_event *ev)
+int nl_event_parse(const struct nlmsghdr *nlh, uint32_t valid,
+		   struct ddctl_event *ev, struct strbuf *sb)
 {
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	struct ntf n = { ev, sb, valid ? valid : NL_FLAGS_BASE };
 
 	memset(ev, 0, sizeof(*ev));
 	ev->queries = "";
+	strbuf_release(sb);
 	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*g)) ||
 	    g->cmd != DYNDBG_CMD_CHANGE_NTF)
 		return -ENOMSG;
-	return mnl_attr_parse(nlh, sizeof(*g), ntf_attr_cb, ev) == MNL_CB_ERROR ?
-		       -EBADMSG : 0;
+	if (mnl_attr_parse(nlh, sizeof(*g), ntf_attr_cb, &n) == MNL_CB_ERROR)
+		return -EBADMSG;
+	/* the lines without the last newline, as the text family sent them */
+	if (sb->len && sb->buf[sb->len - 1] == '\n')
+		sb->buf[--sb->len] = '\0';
+	if (sb->buf)
+		ev->queries = sb->buf;
+	return 0;
 }
 
 int nl_monitor_new_socket(struct ddctl_ctx *ctx, struct mnl_socket *nl,
@@ -109,6 +133,8 @@ DDCTL_EXPORT int ddctl_monitor_get_fd(const struct ddctl_monitor *m)
 struct monitor_call {
 	int (*fn)(const struct ddctl_event *ev, void *data);
 	void *data;
+	uint32_t valid;
+	struct strbuf sb;
 };
 
 static int monitor_msg(const struct nlmsghdr *m, void *data)
@@ -116,7 +142,8 @@ static int monitor_msg(const struct nlmsghdr *m, void *data)
 	struct monitor_call *c = data;
 	struct ddctl_event ev;
 
-	return nl_event_parse(m, &ev) == 0 ? c->fn(&ev, c->data) : 0;
+	return nl_event_parse(m, c->valid, &ev, &c->sb) == 0 ?
+	       c->fn(&ev, c->data) : 0;
 }
 
 DDCTL_EXPORT int ddctl_monitor_read(struct ddctl_monitor *m,
@@ -124,9 +151,15 @@ DDCTL_EXPORT int ddctl_monitor_read(struct ddctl_monitor *m,
 					      void *data),
 				    void *data)
 {
-	struct monitor_call c = { fn, data };
+	struct monitor_call c = { fn, data, 0, { 0 } };
+	uint32_t max, features;
 	size_t n;
 	int r = nl_recv(m->nl, &m->buf, &m->size, &n);
 
-	return r < 0 ? r : nl_walk(m->buf, n, monitor_msg, &c);
+	if (r < 0)
+		return r;
+	ctx_get_nl_features(m->ctx, &max, &features, &c.valid);
+	r = nl_walk(m->buf, n, monitor_msg, &c);
+	strbuf_release(&c.sb);
+	return r;
 }

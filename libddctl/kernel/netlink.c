@@ -4,8 +4,9 @@
  * The generic netlink transport, on libmnl: a socket with NETLINK_EXT_ACK
  * (so the kernel's message for a refused request reaches the caller), a
  * request with the context's next sequence number, replies received whole
- * and walked with every length checked, and the "dyndbg" family's id and
- * notify group resolved through the controller.
+ * and walked with every length checked, and the "dyndbg" family's id,
+ * notify group and operations resolved through the controller, its
+ * features asked once (GET_FEATURES).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 #include "core/ctx.h"
 #include "kernel/netlink.h"
+#include "util/strbuf.h"
 
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
@@ -206,6 +208,29 @@ int nl_reply_parse(const void *buf, size_t size, struct nl_reply *st)
 	return r > 0 ? 0 : r;
 }
 
+static nl_peer_fn peer_fn;
+static void *peer_data;
+
+void nl_set_peer(nl_peer_fn fn, void *data)
+{
+	peer_fn = fn;
+	peer_data = data;
+}
+
+/* The test peer's replies to @nlh, parsed as the kernel's would be. */
+static int peer_talk(struct nlmsghdr *nlh, struct nl_reply *st)
+{
+	struct strbuf sb = { 0 };
+	int r = peer_fn(peer_data, nlh, &sb);
+
+	if (!r)
+		r = nl_reply_parse(sb.buf, sb.len, st);
+	if (!r && !st->done)
+		r = -EPROTO;
+	strbuf_release(&sb);
+	return r;
+}
+
 /* Send @nlh and read replies until the ack (or NLMSG_DONE for a dump). */
 int nl_talk(struct mnl_socket *nl, struct nlmsghdr *nlh, nl_msg_cb cb,
 		   void *data, char **errmsg)
@@ -217,6 +242,10 @@ int nl_talk(struct mnl_socket *nl, struct nlmsghdr *nlh, nl_msg_cb cb,
 	char *buf = NULL;
 	int r = 0;
 
+	if (peer_fn) {
+		r = peer_talk(nlh, &st);
+		return !r && st.intr ? -EINTR : r;
+	}
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
 	while (!st.done && r == 0) {
@@ -230,12 +259,33 @@ int nl_talk(struct mnl_socket *nl, struct nlmsghdr *nlh, nl_msg_cb cb,
 	return r;
 }
 
+/* Does the controller's op list name DYNDBG_CMD_GET_FEATURES? */
+static bool ops_have_get_features(const struct nlattr *ops)
+{
+	const struct nlattr *op, *a;
+
+	mnl_attr_for_each_nested(op, ops) {
+		if (mnl_attr_validate(op, MNL_TYPE_NESTED) < 0)
+			continue;
+		mnl_attr_for_each_nested(a, op)
+			if (mnl_attr_get_type(a) == CTRL_ATTR_OP_ID &&
+			    mnl_attr_validate(a, MNL_TYPE_U32) == 0 &&
+			    mnl_attr_get_u32(a) == DYNDBG_CMD_GET_FEATURES)
+				return true;
+	}
+	return false;
+}
+
 static int family_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct nl_family *f = data;
 	const struct nlattr *grp, *a;
 
 	switch (mnl_attr_get_type(attr)) {
+	case CTRL_ATTR_OPS:
+		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) == 0)
+			f->get_features = ops_have_get_features(attr);
+		break;
 	case CTRL_ATTR_FAMILY_ID:
 		if (mnl_attr_validate(attr, MNL_TYPE_U16) == 0)
 			f->id = mnl_attr_get_u16(attr);
@@ -296,6 +346,80 @@ static int nl_resolve(struct ddctl_ctx *ctx, struct mnl_socket *nl,
 	return r;
 }
 
+static int features_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nl_features *ft = data;
+	uint32_t *field[DYNDBG_A_MAX + 1] = {
+		[DYNDBG_A_QUERIES_MAX] = &ft->queries_max,
+		[DYNDBG_A_FEATURES] = &ft->features,
+		[DYNDBG_A_VALID_FLAGS] = &ft->valid_flags,
+		[DYNDBG_A_GENERATION] = &ft->generation,
+	};
+	unsigned int t = mnl_attr_get_type(attr);
+
+	if (t <= DYNDBG_A_MAX && field[t] &&
+	    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+		*field[t] = mnl_attr_get_u32(attr);
+	return MNL_CB_OK;
+}
+
+int nl_features_parse(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), features_attr_cb,
+			      data) == MNL_CB_ERROR ? -EBADMSG : 0;
+}
+
+/*
+ * GET_FEATURES, kept in the context: a reply without QUERIES_MAX or
+ * VALID_FLAGS gets the uapi header's number and the flags every kernel
+ * has (pmflts).
+ */
+static int nl_ask_features(struct ddctl_ctx *ctx, struct mnl_socket *nl,
+			   uint16_t id)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nl_features ft = { 0 };
+	struct nlmsghdr *nlh = nl_request(ctx, buf, sizeof(buf), id, NLM_F_ACK,
+					  DYNDBG_CMD_GET_FEATURES);
+	int r = nl_talk(nl, nlh, nl_features_parse, &ft, NULL);
+
+	if (r < 0)
+		return r;
+	if (!ft.queries_max)
+		ft.queries_max = DYNDBG_QUERIES_MAX;
+	if (!ft.valid_flags)
+		ft.valid_flags = NL_FLAGS_BASE;
+	dbg(ctx, "dyndbg family: at most %u queries per exec, features 0x%x, flags 0x%x\n",
+	    ft.queries_max, ft.features, ft.valid_flags);
+	ctx_set_nl_features(ctx, ft.queries_max, ft.features, ft.valid_flags);
+	return 0;
+}
+
+static int nl_find(struct ddctl_ctx *ctx, struct mnl_socket *nl,
+		   struct nl_family *f)
+{
+	uint32_t max, features, valid;
+	int r = nl_resolve(ctx, nl, f);
+
+	if (r < 0)
+		return r;
+	if (!f->get_features) {
+		dbg(ctx, "the kernel's dyndbg netlink family has no GET_FEATURES (the v2 series' text family): not used, the control file instead\n");
+		return -ENOENT;
+	}
+	ctx_get_nl_features(ctx, &max, &features, &valid);
+	if (!max) {
+		r = nl_ask_features(ctx, nl, f->id);
+		if (r < 0) {
+			dbg(ctx, "the dyndbg family's GET_FEATURES failed (%s): not used\n",
+			    strerror(-r));
+			return r;
+		}
+	}
+	ctx_set_nl_family(ctx, f->id);
+	return 0;
+}
+
 /*
  * Open a socket and find the family: its id from the context once known
  * (the family is built in, its id does not change), the kernel asked again
@@ -313,14 +437,14 @@ int nl_connect(struct ddctl_ctx *ctx, bool need_group,
 	memset(f, 0, sizeof(*f));
 	if (ctx_get_nl_family(ctx) && !need_group) {
 		f->id = (uint16_t)ctx_get_nl_family(ctx);
+		f->get_features = true;
 		return 0;
 	}
-	r = nl_resolve(ctx, *nl, f);
+	r = nl_find(ctx, *nl, f);
 	if (r < 0) {
 		mnl_socket_close(*nl);
 		*nl = NULL;
 		return r;
 	}
-	ctx_set_nl_family(ctx, f->id);
 	return 0;
 }

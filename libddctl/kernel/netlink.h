@@ -30,7 +30,27 @@ struct nl_reply {
 struct nl_family {
 	uint16_t id;
 	uint32_t notify_group;
+	bool get_features; /* CTRL_ATTR_OPS lists DYNDBG_CMD_GET_FEATURES */
 };
+
+/* The flags every kernel has (pmflts), when GET_FEATURES does not say. */
+#define NL_FLAGS_BASE 0x3fu
+
+/* The family's GET_FEATURES reply. */
+struct nl_features {
+	uint32_t queries_max, features, valid_flags, generation;
+};
+
+struct strbuf;
+
+/*
+ * Tests: a peer that answers each request in place of the kernel, its
+ * replies (whole netlink messages, NLMSG_DONE or NLMSG_ERROR last)
+ * appended to @reply; NULL: the kernel again.
+ */
+typedef int (*nl_peer_fn)(void *data, const struct nlmsghdr *req,
+			  struct strbuf *reply);
+void nl_set_peer(nl_peer_fn fn, void *data);
 
 int nl_open(struct ddctl_ctx *ctx, struct mnl_socket **out);
 struct nlmsghdr *nl_request(struct ddctl_ctx *ctx, char *buf, size_t size,
@@ -43,8 +63,14 @@ int nl_reply_parse(const void *buf, size_t size, struct nl_reply *st);
 int nl_talk(struct mnl_socket *nl, struct nlmsghdr *nlh, nl_msg_cb cb,
 	    void *data, char **errmsg);
 int nl_family_parse(const struct nlmsghdr *nlh, void *data);
+int nl_features_parse(const struct nlmsghdr *nlh, void *data);
 struct nlmsghdr *nl_build_getfamily(struct ddctl_ctx *ctx, char *buf, size_t size);
-/* A socket, the family's id (and with @need_group its notify group). */
+/*
+ * A socket, the family's id (and with @need_group its notify group). A
+ * family without DYNDBG_CMD_GET_FEATURES (the v2 series' text family) is
+ * -ENOENT, as no family: it is never sent structured attributes. The
+ * first connect of a context asks GET_FEATURES (ctx_get_nl_features()).
+ */
 int nl_connect(struct ddctl_ctx *ctx, bool need_group,
 	       struct mnl_socket **nl, struct nl_family *f);
 

@@ -33,6 +33,7 @@ struct ddctl_txn {
 	struct ddctl_plan *plan;
 	unsigned int flags;
 	char *sent;
+	struct ddctl_queryset *work; /* the sent queries, parsed (transactional) */
 	unsigned int writes;
 	bool expanded, verified;
 	size_t mismatches;
@@ -40,6 +41,7 @@ struct ddctl_txn {
 	unsigned int *kmatched, *kchanged;
 	bool kreported;
 	long keys_patched;
+	unsigned int generation;
 	char *kmsg;
 	void (*progress_fn)(void *data, unsigned int done, unsigned int total);
 	void *progress_data;
@@ -91,6 +93,7 @@ DDCTL_EXPORT struct ddctl_txn *ddctl_txn_unref(struct ddctl_txn *txn)
 	ddctl_plan_unref(txn->plan);
 	ddctl_table_unref(txn->table);
 	ddctl_queryset_unref(txn->set);
+	ddctl_queryset_unref(txn->work);
 	ddctl_unref(txn->ctx);
 	free(txn->sent);
 	free(txn->kmatched);
@@ -156,21 +159,20 @@ static int txn_verify(struct ddctl_txn *txn)
 
 /*
  * The queries that put the sites the set changes back to the flags they
- * had before the transaction, one per line, into @sb: only those sites,
- * never another writer's change to other sites since the read.
+ * had before the transaction, into *@set and one per line into @sb: only
+ * those sites, never another writer's change to other sites since the read.
  */
-static int txn_restore_text(struct ddctl_txn *txn, struct strbuf *sb)
+static int txn_restore_text(struct ddctl_txn *txn, struct ddctl_queryset **set,
+			    struct strbuf *sb)
 {
 	struct ddctl_table *after = NULL;
-	struct ddctl_queryset *set = NULL;
 	int r;
 
 	r = ddctl_table_new_from_plan(txn->plan, &after);
 	if (!r)
-		r = ddctl_queryset_new_restore(txn->ctx, after, txn->table, &set);
+		r = ddctl_queryset_new_restore(txn->ctx, after, txn->table, set);
 	if (!r)
-		r = queryset_format(set, sb);
-	ddctl_queryset_unref(set);
+		r = queryset_format(*set, sb);
 	ddctl_table_unref(after);
 	return r;
 }
@@ -324,17 +326,18 @@ static const char *chunk_end(const char *p, size_t max, size_t maxq)
 }
 
 /*
- * Send @text (one query per line) over @b in as few execs as its limits
- * (bytes, queries) allow, each of whole queries, the kernel's per-query
+ * Send @text (one query per line; @qs: the same queries parsed, or NULL)
+ * over @b in as few execs as its limits (bytes, queries: the kernel's
+ * number on netlink) allow, each of whole queries, the kernel's per-query
  * results put at their place in @res. With @count (the set itself, not a restore) each
  * exec counts as a write and a split set reports to the progress hook.
  * Returns the first error; *@done is the number of execs before it.
  */
 static int send_text(struct ddctl_txn *txn, struct backend *b, const char *text,
-		     bool dry, struct backend_result *res, bool count,
-		     unsigned int *done)
+		     const struct ddctl_queryset *qs, bool dry,
+		     struct backend_result *res, bool count, unsigned int *done)
 {
-	size_t max = b->ops->max_len, maxq = b->ops->max_queries, base = 0, len, n;
+	size_t max = b->ops->max_len, maxq = b->max_queries, base = 0, len, n;
 	unsigned int total = 0;
 	const char *p, *end, *q;
 	int r = 0;
@@ -360,9 +363,12 @@ static int send_text(struct ddctl_txn *txn, struct backend *b, const char *text,
 			part.matched = res->matched + base;
 			part.changed = res->changed + base;
 		}
+		if (qs && base + n > qs->count)
+			return -EPROTO; /* not the set's own lines */
 		if (count && total > 1 && txn->progress_fn)
 			txn->progress_fn(txn->progress_data, *done, total);
-		r = b->ops->exec(b, p, len, dry, &part, &txn->kmsg);
+		r = b->ops->exec(b, p, len, qs ? qs->queries + base : NULL, n, dry,
+				 &part, &txn->kmsg);
 		if (r < 0) {
 			if (count && total > 1)
 				err(txn->ctx, "%s %u of %u, from query \"%.*s\", was refused: %s\n",
@@ -373,6 +379,8 @@ static int send_text(struct ddctl_txn *txn, struct backend *b, const char *text,
 		res->reported += part.reported;
 		res->keys_patched += part.keys_patched;
 		res->sites_changed += part.sites_changed;
+		if (part.generation)
+			res->generation = part.generation;
 		base += n;
 		(*done)++;
 		if (count && !dry)
@@ -387,15 +395,17 @@ static int send_text(struct ddctl_txn *txn, struct backend *b, const char *text,
 static int txn_restore(struct ddctl_txn *txn, struct backend *b)
 {
 	struct backend_result res = { 0 };
+	struct ddctl_queryset *set = NULL;
 	struct strbuf sb = { 0 };
 	unsigned int done;
 	int r;
 
-	r = txn_restore_text(txn, &sb);
+	r = txn_restore_text(txn, &set, &sb);
 	if (!r && sb.len)
-		r = send_text(txn, b, sb.buf, false, &res, false, &done);
+		r = send_text(txn, b, sb.buf, set, false, &res, false, &done);
 	if (!r)
 		err(txn->ctx, "the sites already changed were restored: nothing was changed\n");
+	ddctl_queryset_unref(set);
 	strbuf_release(&sb);
 	return r;
 }
@@ -441,7 +451,8 @@ static int txn_prepare(struct ddctl_txn *txn, const struct backend_ops *ops)
 		return r;
 	}
 	r = queryset_format(work, &sb);
-	ddctl_queryset_unref(work);
+	ddctl_queryset_unref(txn->work);
+	txn->work = work;
 	free(txn->sent);
 	txn->sent = strbuf_steal(&sb);
 	if (r < 0 || !txn->sent)
@@ -469,7 +480,8 @@ static int txn_send(struct ddctl_txn *txn, const struct backend_ops *ops)
 	r = backend_open(&b, txn->ctx, ops);
 	if (r < 0)
 		return r;
-	r = send_text(txn, &b, txn->sent, dry, &res, true, &done);
+	r = send_text(txn, &b, txn->sent, ops->transactional ? txn->work : NULL,
+		      dry, &res, true, &done);
 	if (r < 0 && ops->transactional)
 		err(txn->ctx, "the kernel refused the set: %s\n",
 		    txn->kmsg ? txn->kmsg : strerror(-r));
@@ -485,6 +497,7 @@ static int txn_send(struct ddctl_txn *txn, const struct backend_ops *ops)
 	}
 	if (ops->transactional) {
 		txn->keys_patched = res.keys_patched;
+		txn->generation = res.generation;
 		txn->kreported = !txn->expanded && res.reported == res.nqueries;
 		if (txn->kreported)
 			txn_check_kernel_counts(txn);
@@ -519,6 +532,44 @@ static int txn_verify_unsent(struct ddctl_txn *txn, const struct backend_ops *op
 	return r;
 }
 
+/*
+ * A backend that cannot carry a query of the set (netlink: an empty
+ * module, a '+' without flags, a flag the kernel lacks; see
+ * nl_query_check()): the set goes to the control file as a whole when the
+ * backend was left to ddctl (AUTO), else it is refused (-EINVAL) naming
+ * the query and the word. Nothing is sent before.
+ */
+static int txn_route(struct ddctl_txn *txn, const struct backend_ops **ops)
+{
+	struct ddctl_queryset *work = NULL;
+	struct backend b;
+	char *why = NULL;
+	size_t i;
+	int r;
+
+	if (!(*ops)->check)
+		return 0;
+	r = txn_work_set(txn, &work);
+	if (r < 0)
+		return r;
+	r = backend_open(&b, txn->ctx, *ops);
+	for (i = 0; !r && i < work->count; i++)
+		r = (*ops)->check(&b, &work->queries[i], i, &why);
+	if (r == -EINVAL && ctx_get_backend_setting(txn->ctx) == DDCTL_BACKEND_AUTO) {
+		info(txn->ctx, "query %zu \"%s\": %s: the set goes to the control file\n",
+		     i, work->queries[i - 1].canonical, why ? why : "");
+		*ops = &control_backend;
+		r = 0;
+	} else if (r == -EINVAL) {
+		err(txn->ctx, "query %zu \"%s\": %s\n", i,
+		    work->queries[i - 1].canonical, why ? why : "");
+	}
+	backend_close(&b);
+	free(why);
+	ddctl_queryset_unref(work);
+	return r;
+}
+
 DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 {
 	const struct backend_ops *ops;
@@ -538,6 +589,9 @@ DDCTL_EXPORT int ddctl_txn_commit(struct ddctl_txn *txn)
 	if (r < 0)
 		return r;
 	ops = backend_for_write(txn->ctx);
+	r = txn_route(txn, &ops);
+	if (r < 0)
+		return r;
 	/* nothing to change: nothing sent, unless the kernel can check the set */
 	if (txn->plan->nchanges == 0 &&
 	    !(ops->transactional && (txn->flags & DDCTL_TXN_CHECK))) {
@@ -605,4 +659,9 @@ DDCTL_EXPORT long ddctl_txn_get_keys_patched(const struct ddctl_txn *txn)
 DDCTL_EXPORT const char *ddctl_txn_get_kernel_message(const struct ddctl_txn *txn)
 {
 	return txn->kmsg;
+}
+
+DDCTL_EXPORT unsigned int ddctl_txn_get_generation(const struct ddctl_txn *txn)
+{
+	return txn->generation;
 }

@@ -126,22 +126,29 @@ static int parse_flags(struct parser *p, struct word *w, struct ddctl_query *q)
 				    p->kernel, *s, dd_flag_since(*s));
 		q->flags |= (unsigned int)bit;
 	}
+	query_set_op(q, q->op, q->flags);
+	return 0;
+}
+
+void query_set_op(struct ddctl_query *q, char op, unsigned int flags)
+{
 	q->has_flags = true;
-	switch (q->op) {
+	q->op = op;
+	q->flags = flags;
+	switch (op) {
 	case '=':
-		q->set_flags = q->flags;
+		q->set_flags = flags;
 		q->mask = 0;
 		break;
 	case '+':
-		q->set_flags = q->flags;
+		q->set_flags = flags;
 		q->mask = ~0u;
 		break;
 	default:
 		q->set_flags = 0;
-		q->mask = ~q->flags;
+		q->mask = ~flags;
 		break;
 	}
-	return 0;
 }
 
 unsigned int query_apply(const struct ddctl_query *q, unsigned int flags)
@@ -529,6 +536,31 @@ int query_init(struct ddctl_query *q, char *const spec[DD_SPEC_NR],
 	q->first_line = first_line;
 	q->last_line = last_line;
 	return 0;
+}
+
+int query_new_parts(struct ddctl_query *q, const char *const spec[DD_SPEC_NR],
+		    const bool negated[DD_SPEC_NR], unsigned int first_line,
+		    unsigned int last_line)
+{
+	int i, r;
+
+	memset(q, 0, sizeof(*q));
+	for (i = 0; i < DD_SPEC_NR; i++) {
+		if (!spec[i])
+			continue;
+		q->spec[i] = strdup(spec[i]);
+		if (!q->spec[i]) {
+			query_release(q);
+			return -ENOMEM;
+		}
+		q->negated[i] = negated[i];
+	}
+	q->first_line = first_line;
+	q->last_line = last_line;
+	r = query_build_canonical(q);
+	if (r < 0)
+		query_release(q);
+	return r;
 }
 
 int query_canonical_with_module(const struct ddctl_query *q,

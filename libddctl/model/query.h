@@ -53,6 +53,15 @@ int query_set_spec(struct ddctl_query *q, enum dd_spec spec, char *value);
 /* Positive queries built from parts: @spec's values are taken over. */
 int query_init(struct ddctl_query *q, char *const spec[DD_SPEC_NR],
 	       unsigned int first_line, unsigned int last_line);
+/*
+ * A query from its parts (a kernel's structured query): @spec's values
+ * copied, negated where @negated says, no flags, respelt (canonical).
+ */
+int query_new_parts(struct ddctl_query *q, const char *const spec[DD_SPEC_NR],
+		    const bool negated[DD_SPEC_NR], unsigned int first_line,
+		    unsigned int last_line);
+/* Give @q the flags @op ('+', '-', '=') @flags; query_build_canonical() after. */
+void query_set_op(struct ddctl_query *q, char op, unsigned int flags);
 /* The canonical text of @q with its module match-spec replaced by @module (NULL: none). */
 int query_canonical_with_module(const struct ddctl_query *q,
 				const char *module, char **out);

@@ -23,10 +23,14 @@
 
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
+	struct strbuf sb = { 0 };
 	struct ddctl_event ev;
 
-	if (nl_event_parse(nlh, &ev) == 0 && strlen(ev.queries) >= nlh->nlmsg_len)
+	/* each query's text is bounded by its attributes' bytes (x4 escaped) */
+	if (nl_event_parse(nlh, 0, &ev, &sb) == 0 &&
+	    strlen(ev.queries) >= 8 * (size_t)nlh->nlmsg_len + 64)
 		abort();
+	strbuf_release(&sb);
 	return 0;
 }
 
@@ -38,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int matched[NQ], changed[NQ];
 	struct backend_result res = { .nqueries = NQ, .matched = matched,
 				      .changed = changed };
-	struct strbuf sb = { 0 };
+	struct nl_dump_state dump = { 0 };
+	struct strbuf *sbp = &dump.sb;
 	struct nl_family fam = { 0 };
 	struct ddctl_table *t = NULL;
 	char *errmsg = NULL, *copy;
@@ -61,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 1:
 		st.cb = nl_get_parse;
-		st.data = &sb;
+		st.data = &dump;
 		break;
 	case 2:
 		st.cb = nl_family_parse;
@@ -74,9 +79,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = nl_reply_parse(copy, size - 1, &st);
 	if (r > 0 || res.reported > NQ)
 		abort();
-	if (sb.buf && ddctl_table_new_from_buffer(ctx, sb.buf, sb.len, &t) == 0)
+	if (sbp->buf && ddctl_table_new_from_buffer(ctx, sbp->buf, sbp->len, &t) == 0)
 		ddctl_table_unref(t);
-	strbuf_release(&sb);
+	strbuf_release(sbp);
 	free(errmsg);
 	free(copy);
 	return 0;

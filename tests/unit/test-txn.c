@@ -17,6 +17,7 @@
 
 #include "core/ctx.h"
 #include "kernel/backends.h"
+#include "model/query.h"
 #include "testlib.h"
 
 struct sub {
@@ -438,7 +439,8 @@ static int fake_open(struct backend *b)
 }
 
 /* Each query's "matched" is its length: where the counts land shows. */
-static int fake_exec(struct backend *b, const char *text, size_t len, bool dry,
+static int fake_exec(struct backend *b, const char *text, size_t len,
+		     const struct ddctl_query *queries, size_t n, bool dry,
 		     struct backend_result *res, char **errmsg)
 {
 	const char *p = text, *end = text + len, *nl;
@@ -459,16 +461,22 @@ static int fake_exec(struct backend *b, const char *text, size_t len, bool dry,
 	assert_true(len <= b->ops->max_len);
 	assert_int_equal(text[len - 1], '\n');
 	strncat(fake.sent, text, len);
+	/* the parsed queries come with the text, line for line */
+	assert_non_null(queries);
 	for (; p < end; p = nl + 1, k++) {
 		nl = memchr(p, '\n', (size_t)(end - p));
+		assert_true(k < n);
+		assert_int_equal(strlen(ddctl_query_get_canonical(&queries[k])), (size_t)(nl - p));
+		assert_memory_equal(ddctl_query_get_canonical(&queries[k]), p, (size_t)(nl - p));
 		if (res->matched && k < res->nqueries) {
 			res->matched[k] = (unsigned int)(nl - p);
 			res->changed[k] = 0;
 			res->reported++;
 		}
 	}
-	if (b->ops->max_queries)
-		assert_true(k <= b->ops->max_queries);
+	assert_int_equal(k, n);
+	if (b->max_queries)
+		assert_true(k <= b->max_queries);
 	return 0;
 }
 

@@ -6,16 +6,21 @@
 #   k-dump-filter-negated  a dump filtered by !module virtio* ends, right sites
 #   k-dump-consistent      dumps while a module loads and unloads: complete or NLM_F_DUMP_INTR
 #   k-format-bang-literal  "format !x" matches the text "!x" (all kernels)
-#   k-extack-reason        an EXEC error's reason survives the 80-character cut
+#   k-extack-reason        an EXEC error's extack names the query ("query 2: ...")
+#                          within the 80-character cut
 #   k-neg-empty-value      "module !", "func !", "file !", "!module ''" are
 #                          refused (EINVAL, a log line) and change nothing:
 #                          an empty pattern negated would select every site
-#   k-neg-empty-extack     the same over netlink: EXEC fails, extack says why
+#   k-neg-empty-extack     an empty (negated) value over netlink: EXEC fails, the
+#                          extack says why
 #   k-notify-privileged    nobody cannot subscribe to the notify group
 #   k-netns                the family from another network namespace: exec and
 #                          dump work, notifications reach init_net only
-#   k-exec-max-len         EXEC takes sets up to DYNDBG_QUERIES_MAX_LEN bytes and
-#                          refuses longer ones (EINVAL) without changing anything
+#   k-query-invalid        the structured family's checks (uapi v3): each bad
+#                          nested query (negate bit without its spec, line-min
+#                          above line-max, no flags, an empty selector, bits
+#                          the policy refuses, a GET filter with flags) is
+#                          refused (EINVAL) and changes nothing
 #   k-ftrace-batch         20,000-site transactions while the function tracer is
 #                          switched on and off (ftrace patches text meanwhile):
 #                          right end state (warnings: the no-oops check); the
@@ -30,7 +35,7 @@
 #                          file showing it and predicts around it (skip on
 #                          kernels that refuse +d)
 KTESTS="k-extack-reason k-neg-empty-extack k-dump-filter-module k-dump-filter-negated k-dump-consistent
-k-notify-privileged k-netns k-exec-max-len k-batch-memory k-ftrace-batch"
+k-notify-privileged k-netns k-query-invalid k-batch-memory k-ftrace-batch"
 # standalone (run-vm.py --script kernel): the helpers and the usual modules
 if [ -z "$CONTROL" ]; then
 	. /ddctl-tests/lib.sh
@@ -133,25 +138,27 @@ else
 	asnobody() { su -s /bin/sh nobody -c "LD_LIBRARY_PATH=/usr/lib $*"; }
 	load ddctl_sites_20000 || note "insmod ddctl_sites_20000 failed"
 
-	# extack messages are cut at 80 characters: the reason comes first
-	# (cut by the kernel's code, not by the netlink core, which warns)
+	# extack messages are cut at 80 characters: the kernel's own message
+	# ("query N: reason", on the nested attribute) fits, so the netlink core
+	# never warns; query 1 is valid, query 2 negates a file it does not give
 	t0=$(dmesg | grep -c 'truncated extack')
-	nlexec '!file drivers/net/virtio_net.c:100 +p' > $OUT/k-extack.txt 2>&1
+	nlexec -r 'file=drivers/net/virtio_net.c,flags=p/p' 'func=virtnet_*,negate=2,flags=p/p' > $OUT/k-extack.txt 2>&1
 	msg=$(sed -n 's/^msg=//p' $OUT/k-extack.txt)
 	t1=$(dmesg | grep -c 'truncated extack')
-	want='query 1: match-spec: negated file cannot have a :func or :line tail; in '
-	check k-extack-reason "msg='$msg', $((t1 - t0)) 'truncated extack' warnings" \
-		[ "${msg#"$want"}" != "$msg" -a "$t1" = "$t0" ]
+	chg=$(control | awk '$3 != "=_"' | wc -l)
+	reset_all
+	check k-extack-reason "msg='$msg' (${#msg} characters), $((t1 - t0)) 'truncated extack' warnings, $chg sites changed" \
+		[ "${msg#query 2: }" != "$msg" -a ${#msg} -gt 10 -a ${#msg} -lt 80 -a "$t1" = "$t0" -a "$chg" = 0 ]
 
-	# an empty negated value over netlink: refused, with the reason
-	nlexec 'func ! +l' > $OUT/k-neg-empty.txt 2>&1
+	# an empty value over netlink (strings have at least one byte): an empty
+	# negated func would select every site; refused, with the reason
+	nlexec -r 'func=,negate=4,flags=l/l' > $OUT/k-neg-empty.txt 2>&1
 	rc=$(sed -n 's/^rc=\(-*[0-9]*\).*/\1/p' $OUT/k-neg-empty.txt)
 	msg=$(sed -n 's/^msg=//p' $OUT/k-neg-empty.txt)
 	chg=$(control | awk '$3 != "=_"' | wc -l)
 	reset_all
-	want='query 1: match-spec: negated func needs a value; in '
 	check k-neg-empty-extack "rc=$rc, msg='$msg', $chg sites changed" \
-		[ "$rc" = -22 -a "${msg#"$want"}" != "$msg" -a "$chg" = 0 ]
+		[ "$rc" = -22 -a -n "$msg" -a "$chg" = 0 ]
 
 	# a filter that rejects the tables before a large one: v1 re-walked
 	# the large table forever (the table cursor never moved past them)
@@ -358,20 +365,36 @@ else
 			[ $bad = 0 -a "$cur" = nop -a "$nen" = "$nb" -a "$during" -gt 0 -a -z "$ferr" -a "$fbug" = 0 ]
 	fi
 
-	# DYNDBG_QUERIES_MAX_LEN (16383) bytes: taken; one more: EINVAL (the attribute policy), nothing
-	# changed (v1 took any length up to the 64 KiB of an attribute)
+	# the structured family's own checks: each set is a valid query 1 and
+	# a bad query 2, all refused with EINVAL and nothing changed; what the
+	# handler refuses names the query ("query 2: "), what the attribute
+	# policy refuses (negate bits outside enum dyndbg_match, flag bits
+	# outside the valid set, a module name over 63 bytes) has the core's
+	# message; a GET filter with flags is refused too
 	reset_all
-	q='module ddctl_sites_256 +p'
-	pad() { # a set of exactly $1 bytes: the query, then a comment
-		printf '%s\n#' "$q"; head -c $(($1 - ${#q} - 2)) /dev/zero | tr '\0' x
-	}
-	nlexec "$(pad 16384)" > $OUT/k-maxlen-over.txt 2>&1
-	over=$(control | grep -c '\[ddctl_sites_256\].* =p ')
-	nlexec "$(pad 16383)" > $OUT/k-maxlen.txt 2>&1
-	at=$(control | grep -c '\[ddctl_sites_256\].* =p ')
-	want=$(control | grep -Ev "$CLASS_RE" | grep -c '\[ddctl_sites_256\]')
-	reset_all
-	erange=0; grep -q '^rc=-22 ' $OUT/k-maxlen-over.txt && grep -q 'policy' $OUT/k-maxlen-over.txt && erange=1
-	check k-exec-max-len "16384 bytes: $(head -n1 $OUT/k-maxlen-over.txt), $over sites changed; 16383 bytes: $(head -n1 $OUT/k-maxlen.txt), $at changed" \
-		[ $over = 0 -a "$at" = "$want" -a $erange = 1 ]
+	long=$(head -c 64 /dev/zero | tr '\0' m)
+	ok='module=ddctl_sites_256,flags=p/p'
+	nbad=0; nnamed=0; n=0; why=
+	for bad in 'module=x,line_min=10,line_max=5,flags=p/p:named' \
+		   'negate=1,func=x,flags=p/p:named' \
+		   'module=ddctl_sites_256:named' \
+		   'module=,flags=p/p:named' \
+		   'module=ddctl_sites_256,flags=p/_:named' \
+		   'module=x,negate=16,flags=p/p:policy' \
+		   'module=x,flags=0x80/0x80:policy' \
+		   "module=$long,flags=p/p:policy"; do
+		n=$((n + 1))
+		nlexec -r "$ok" "${bad%:*}" > $OUT/k-invalid-$n.txt 2>&1
+		on=$(control | grep -c '\[ddctl_sites_256\].* =p ')
+		reset_all
+		if ! grep -q '^rc=-22 ' $OUT/k-invalid-$n.txt || [ "$on" != 0 ]; then
+			nbad=$((nbad + 1)); why="$why; ${bad%:*}: $on on, $(head -n1 $OUT/k-invalid-$n.txt)"
+		elif [ "${bad##*:}" = named ] && ! grep -q '^msg=query 2: ' $OUT/k-invalid-$n.txt; then
+			nbad=$((nbad + 1)); why="$why; ${bad%:*}: $(grep msg= $OUT/k-invalid-$n.txt)"
+		fi
+	done
+	nldump -r 'module=ddctl_sites_256,flags=p/p' > /dev/null 2> $OUT/k-invalid-get.err
+	grc=$?
+	check k-query-invalid "$nbad of $n bad sets not refused as they should be$why; GET with flags: rc=$grc $(head -n1 $OUT/k-invalid-get.err)" \
+		eval '[ $nbad = 0 -a $grc = 1 ] && grep -q "Invalid argument" $OUT/k-invalid-get.err'
 fi

@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-# The dyndbg generic netlink family (kernel series part 2), guest side.
+# The structured dyndbg generic netlink family (uapi v3: nested queries,
+# per-query results, GET_FEATURES, the generation), guest side. A kernel
+# with the v2 series' text family counts as one without the family (ddctl
+# takes the control file there).
 # Sourced by suite.sh after the control-file tests. Each test reports ok,
 # not ok, or skip when the kernel has no family and none was expected
 # (DDCTL_NETLINK=1 on the command line says the series has it).
 NLTESTS="nl-info nl-dump-equals-control nl-atomic-bad-query nl-net-zero \
 nl-dryrun-equals-prediction nl-apply-verified nl-eperm nl-monitor nl-concurrency \
-nl-exec-large nl-exec-over nl-set-large nl-monitor-large nl-monitor-lost"
+nl-exec-large nl-exec-over nl-set-large nl-monitor-large nl-monitor-lost \
+nl-features nl-generation"
 # standalone (run-vm.py --script netlink): the helpers and the usual modules
 if [ -z "$CONTROL" ]; then
 	. /ddctl-tests/lib.sh
@@ -44,13 +48,34 @@ else
 	check nl-dump-equals-control "rc=$r1, $n sites; dump differs from the control file: $(diff /tmp/n-dump /tmp/n-ctl | head -c 300) $(head -c 200 $OUT/nl-dump.err)" \
 		eval '[ $r1 = 0 -a "$n" -gt 1000 ] && cmp -s /tmp/n-dump /tmp/n-ctl'
 
-	# a bad query in the middle: the kernel refuses, names it, changes nothing
+	# GET_FEATURES, unprivileged: QUERIES_MAX 1024, negation, dry run and
+	# classes, the flags pmflts (and d where the control file takes +d:
+	# 7.2, not 6.12; the 6.12 backport has the same family otherwise)
+	grep -q '^nobody:' /etc/passwd 2>/dev/null || echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
+	grep -q '^nogroup:' /etc/group 2>/dev/null || echo 'nogroup:x:65534:' >> /etc/group
+	su -s /bin/sh nobody -c "LD_LIBRARY_PATH=/usr/lib nlexec -F" > $OUT/nl-features.txt 2>&1
+	rc=$?
+	feat() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $OUT/nl-features.txt; }
+	QMAX=$(feat queries_max)
+	fl=$(feat features)
+	vf=$(feat valid_flags)
+	reset_all
+	wantd=0; echo 'module test_dynamic_debug +d' > $CONTROL 2>/dev/null && wantd=64
+	reset_all
+	check nl-features "rc=$rc, want queries_max=1024 features=7 valid_flags=$((63 + wantd)): $(head -n2 $OUT/nl-features.txt | tr '\n' ' ')" \
+		[ $rc = 0 -a "$QMAX" = 1024 -a "$fl" = 7 -a "$vf" = $((63 + wantd)) ]
+	[ -n "$QMAX" ] && [ "$QMAX" -gt 0 ] || QMAX=1024
+
+	# a bad query in the middle (raw nested queries: line-min above
+	# line-max): the kernel refuses the set, its extack names query 2,
+	# nothing changes
 	cat $CONTROL > /tmp/n-before
-	nlexec 'module test_dynamic_debug +p; modul x +p; module virtio +p' > $OUT/nl-atomic.txt 2>&1
+	nlexec -r 'module=test_dynamic_debug,flags=p/p' 'module=virtio*,line_min=10,line_max=5,flags=p/p' \
+		'module=virtio*,flags=p/p' > $OUT/nl-atomic.txt 2>&1
 	rc=$?
 	cat $CONTROL > /tmp/n-after
 	same=0; cmp -s /tmp/n-before /tmp/n-after && same=1
-	named=0; grep -q 'msg=.*query 2.*modul' $OUT/nl-atomic.txt && named=1
+	named=0; grep -q '^rc=-22 ' $OUT/nl-atomic.txt && grep -q '^msg=query 2: ' $OUT/nl-atomic.txt && named=1
 	check nl-atomic-bad-query "rc=$rc unchanged=$same named=$named: $(cat $OUT/nl-atomic.txt | tr '\n' ' ')" \
 		[ $rc = 1 -a $same = 1 -a $named = 1 ]
 
@@ -80,8 +105,6 @@ else
 		eval '[ $rc = 0 ] && grep -q "\"writes\":1,\"split\":false,\"expanded\":false,\"verified\":true" $OUT/nl-apply.json'
 
 	# unprivileged: EPERM, nothing changes
-	grep -q '^nobody:' /etc/passwd 2>/dev/null || echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
-	grep -q '^nogroup:' /etc/group 2>/dev/null || echo 'nogroup:x:65534:' >> /etc/group
 	cat $CONTROL > /tmp/n-before
 	su -s /bin/sh nobody -c "LD_LIBRARY_PATH=/usr/lib nlexec 'module test_dynamic_debug =pf'" > $OUT/nl-eperm.txt 2>&1
 	rc=$?
@@ -99,48 +122,44 @@ else
 	kill $mpid 2>/dev/null
 	wait $mpid 2>/dev/null
 	check nl-monitor "$(head -c 300 $OUT/nl-monitor.json)" \
-		grep -q '"queries":"module virtio_ring +t.*"sites_changed":[1-9]' $OUT/nl-monitor.json
+		grep -q '"queries":"module virtio_ring +t.*"sites_changed":[1-9].*"generation":[1-9]' $OUT/nl-monitor.json
 
-	# The raw EXEC of the largest set the kernel takes: DYNDBG_QUERIES_MAX
-	# (100) queries, alternately +p and -p on ddctl_sites_256, padded
-	# with a comment to DYNDBG_QUERIES_MAX_LEN (16383) bytes: taken, every
-	# query reported, nothing left changed; one query more: EINVAL with
-	# the reason, nothing changed (the v2 kernel took 5,461 short queries
-	# and replied with ~153 KB, more than YNL's receive buffer)
-	bigset() { # $1 queries, then a comment to 16383 bytes
+	# The raw EXEC of the largest set the kernel takes: QUERIES_MAX (from
+	# GET_FEATURES, 1024) queries, alternately +p and -p on
+	# ddctl_sites_256: taken, one result per query in order (each
+	# matched=changed=every site), nothing left changed; one query more:
+	# E2BIG, the extack on the extra query says why, nothing changed
+	bigset() { # $1 queries
 		i=0
 		while [ $i -lt $1 ]; do
 			case $((i % 2)) in 0) f=+p ;; 1) f=-p ;; esac
 			printf 'module ddctl_sites_256 %s\n' $f
 			i=$((i + 1))
 		done > /tmp/n-bigset.txt
-		n=$(wc -c < /tmp/n-bigset.txt)
-		printf '#' >> /tmp/n-bigset.txt
-		head -c $((16383 - n - 1)) /dev/zero | tr '\0' x >> /tmp/n-bigset.txt
 	}
 	reset_all
-	bigset 100
+	bigset $QMAX
 	nlexec "$(cat /tmp/n-bigset.txt)" > $OUT/nl-exec-large.txt 2>&1
 	rc=$?
-	len=$(wc -c < /tmp/n-bigset.txt)
 	nq=$(grep -c '^query ' $OUT/nl-exec-large.txt)
 	rep=$(sed -n 's/.* reported=\([0-9]*\).*/\1/p' $OUT/nl-exec-large.txt)
 	want=$(control | grep -Ev "$CLASS_RE" | grep -c '\[ddctl_sites_256\]')
 	nbad=$(grep '^query ' $OUT/nl-exec-large.txt | grep -vc "matched=$want changed=$want\$")
 	on=$(control | awk '$3 != "=_"' | wc -l)
-	check nl-exec-large "rc=$rc, $len bytes, $nq queries in the reply ($rep reported, $nbad not matched=changed=$want), $on sites not =_: $(head -n1 $OUT/nl-exec-large.txt) $(grep msg= $OUT/nl-exec-large.txt)" \
-		[ $rc = 0 -a "$len" = 16383 -a "$nq" = 100 -a "$rep" = 100 -a "$nbad" = 0 -a "$want" -gt 200 -a "$on" = 0 ]
-	bigset 101
+	check nl-exec-large "rc=$rc, $QMAX queries sent, $nq in the reply ($rep reported, $nbad not matched=changed=$want), $on sites not =_: $(head -n1 $OUT/nl-exec-large.txt) $(grep msg= $OUT/nl-exec-large.txt)" \
+		[ $rc = 0 -a "$nq" = $QMAX -a "$rep" = $QMAX -a "$nbad" = 0 -a "$want" -gt 200 -a "$on" = 0 ]
+	bigset $((QMAX + 1))
 	nlexec "$(cat /tmp/n-bigset.txt)" > $OUT/nl-exec-over.txt 2>&1
 	rc=$?
 	on=$(control | awk '$3 != "=_"' | wc -l)
 	why=0
-	grep -q '^rc=-22 ' $OUT/nl-exec-over.txt &&
-		grep -q '^msg=101 queries, at most 100 per exec' $OUT/nl-exec-over.txt && why=1
+	grep -q '^rc=-7 ' $OUT/nl-exec-over.txt &&
+		grep -q "^msg=at most $QMAX queries per exec" $OUT/nl-exec-over.txt && why=1
 	check nl-exec-over "rc=$rc, $on sites not =_: $(head -n1 $OUT/nl-exec-over.txt) $(grep msg= $OUT/nl-exec-over.txt)" \
 		[ $rc != 0 -a "$on" = 0 -a $why = 1 ]
 	# ddctl -f of 1,600 queries, one site each, of ddctl_sites_2000: sent
-	# as transactions of at most DYNDBG_QUERIES_MAX (100) queries
+	# as transactions of at most QUERIES_MAX (1024, GET_FEATURES) queries:
+	# 2 transactions, 2 notifications with rising generations
 	i=0
 	while [ $i -lt 1600 ]; do
 		printf 'module *2000 format s%05d +p\n' $i
@@ -163,11 +182,13 @@ else
 	alive=0; kill -0 $mpid 2>/dev/null && alive=1
 	kill $mpid 2>/dev/null
 	wait $mpid 2>/dev/null
-	# (a set longer than the kernel's DYNDBG_QUERIES_MAX_LEN is sent as
-	# several transactions: one notification each)
+	# (one notification per transaction, each with a higher generation)
 	nsum=$(sed -n 's/.*"sites_changed":\([0-9]*\).*/\1/p' $OUT/nl-monitor-large.json | awk '{ n += $1 } END { print n + 0 }')
-	check nl-monitor-large "monitor alive=$alive, notified sites_changed $nsum, $on sites: $(head -c 200 $OUT/nl-monitor-large.err) $(tail -c 200 $OUT/nl-monitor-large.json)" \
-		[ $alive = 1 -a "$nsum" = "$on" ]
+	nntf=$(grep -c '"sites_changed":' $OUT/nl-monitor-large.json)
+	ntx=$(( (1600 + QMAX - 1) / QMAX ))
+	rising=$(sed -n 's/.*"generation":\([0-9]*\).*/\1/p' $OUT/nl-monitor-large.json | awk 'BEGIN { ok = 1 } NR > 1 && $1 <= last { ok = 0 } { last = $1 } END { print ok }')
+	check nl-monitor-large "monitor alive=$alive, $nntf notifications (want $ntx), generations rising=$rising, notified sites_changed $nsum, $on sites: $(head -c 200 $OUT/nl-monitor-large.err) $(tail -c 200 $OUT/nl-monitor-large.json)" \
+		[ $alive = 1 -a "$nsum" = "$on" -a "$nntf" = $ntx -a "$rising" = 1 ]
 
 	# a monitor that falls behind says that it lost notifications: it is
 	# stopped while 150 sets of ~3 KB (each a notification of ~3 KB, more
@@ -203,6 +224,22 @@ else
 	check nl-monitor-lost "alive=$alive, $werr of 150 writes failed, $got of 150 notifications read, $lost lost markers, stderr: $(tail -c 300 $OUT/nl-monitor-lost.err)" \
 		[ $alive = 1 -a $werr = 0 -a "$got" -lt 150 -a "$lost" -ge 1 -a "$elost" -ge 1 ]
 	reset_all
+
+	# the generation: GET_FEATURES, EXEC's reply, the dump and the
+	# notifications carry it; a dry run and a set that changes nothing
+	# leave it, a change and a module table added or removed bump it
+	reset_all
+	gen() { sed -n 's/.*generation=\([0-9]*\).*/\1/p' "$@" | tail -n1; }
+	nlexec -F > /tmp/n-g0; g0=$(gen /tmp/n-g0)
+	nlexec -n 'module ddctl_sites_256 +p' > /tmp/n-gdry; gdry=$(gen /tmp/n-gdry)
+	nlexec 'module ddctl_sites_256 +p' > /tmp/n-g1; g1=$(gen /tmp/n-g1)
+	nlexec 'module ddctl_sites_256 +p' > /tmp/n-gsame; gsame=$(gen /tmp/n-gsame)
+	nldump 'module ddctl_sites_256' > /dev/null 2> /tmp/n-gdump; gdump=$(gen /tmp/n-gdump)
+	rmmod ddctl_sites_256; load ddctl_sites_256 || note "insmod ddctl_sites_256 failed"
+	nlexec -F > /tmp/n-g2; g2=$(gen /tmp/n-g2)
+	reset_all
+	check nl-generation "features $g0, dry run $gdry (want $g0), change $g1 (want more), no-op $gsame (want $g1), dump $gdump (want $g1), after rmmod+insmod $g2 (want more than $g1)" \
+		eval '[ -n "$g0" -a "$gdry" = "$g0" -a "$gsame" = "$g1" -a "$gdump" = "$g1" ] && [ "$g1" -gt "$g0" -a "$g2" -gt "$g1" ]'
 
 	# two writers and a module loading and unloading, all at once
 	reset_all
