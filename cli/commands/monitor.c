@@ -19,7 +19,10 @@ static int print_event(const struct ddctl_event *ev, void *data)
 		json_init(&w, stdout);
 		json_begin_object(&w);
 		json_key(&w, "queries");
-		json_string(&w, ev->queries);
+		if (ev->queries)
+			json_string(&w, ev->queries);
+		else
+			json_null(&w);
 		json_key(&w, "sites_changed");
 		json_uint(&w, ev->sites_changed);
 		json_key(&w, "keys_patched");
@@ -31,7 +34,10 @@ static int print_event(const struct ddctl_event *ev, void *data)
 		printf("changed %u site%s, patched %u key%s: ", ev->sites_changed,
 		       ev->sites_changed == 1 ? "" : "s", ev->keys_patched,
 		       ev->keys_patched == 1 ? "" : "s");
-		print_escaped_format(stdout, ev->queries);
+		if (ev->queries)
+			print_escaped_format(stdout, ev->queries);
+		else
+			printf("(the kernel left out the queries: more than 16 KiB)");
 		printf("\n");
 	}
 	fflush(stdout);

@@ -388,7 +388,16 @@ static int on_event(const struct ddctl_event *ev, void *data)
 	struct ddctl_plan *plan = NULL;
 	size_t moved = 0;
 
-	if (!f->sites || !ev->queries || ddctl_queryset_new(f->cli->ctx, &set) < 0)
+	if (!f->sites)
+		return 0;
+	if (!ev->queries) {
+		/* the kernel left out a large set's queries: which sites? */
+		if (ev->sites_changed)
+			cli_error(f->cli, "another writer changed %u callsites (too many queries for the kernel to say which): the followed lines may no longer be attributed\n",
+				  ev->sites_changed);
+		return 0;
+	}
+	if (ddctl_queryset_new(f->cli->ctx, &set) < 0)
 		return 0;
 	if (ddctl_queryset_parse(set, ev->queries, 0) == 0 &&
 	    ddctl_plan_new(set, f->sites, &plan) == 0)

@@ -1134,7 +1134,9 @@ unsigned int ddctl_txn_get_generation(const struct ddctl_txn *txn);
  *           text (the kernel sends them as structured attributes; they are
  *           spelt as ddctl_query_get_canonical() spells a query, formats
  *           escaped as in the control file; a query whose flags both set
- *           and clear bits is two lines, its '-' then its '+')
+ *           and clear bits is two lines, its '-' then its '+'); NULL when
+ *           the kernel left them out, as it does when a set's queries take
+ *           more than 16 KiB (the counts and the generation are there)
  * @sites_changed: callsites whose flags changed
  * @keys_patched: static keys patched
  * @generation: the kernel's callsite generation after the change (bumped

@@ -66,7 +66,6 @@ int nl_event_parse(const struct nlmsghdr *nlh, uint32_t valid,
 	struct ntf n = { ev, sb, valid ? valid : NL_FLAGS_BASE };
 
 	memset(ev, 0, sizeof(*ev));
-	ev->queries = "";
 	strbuf_release(sb);
 	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*g)) ||
 	    g->cmd != DYNDBG_CMD_CHANGE_NTF)
@@ -76,6 +75,7 @@ int nl_event_parse(const struct nlmsghdr *nlh, uint32_t valid,
 	/* the lines without the last newline, as the text family sent them */
 	if (sb->len && sb->buf[sb->len - 1] == '\n')
 		sb->buf[--sb->len] = '\0';
+	/* NULL: the kernel left the queries out (more than 16 KiB of them) */
 	if (sb->buf)
 		ev->queries = sb->buf;
 	return 0;

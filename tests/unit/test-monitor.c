@@ -79,6 +79,18 @@ static void test_event(void **state)
 		ddctl_queryset_unref(set);
 		ddctl_unref(ctx);
 	}
+	/*
+	 * A set whose queries take more than 16 KiB is announced without
+	 * them (results, counts, generation only): no queries, not "".
+	 */
+	nlh = msg(buf, DYNDBG_CMD_CHANGE_NTF);
+	mnl_attr_put_u32(nlh, DYNDBG_A_SITES_CHANGED, 3);
+	mnl_attr_put_u32(nlh, DYNDBG_A_KEYS_PATCHED, 2);
+	mnl_attr_put_u32(nlh, DYNDBG_A_GENERATION, 100);
+	assert_int_equal(nl_event_parse(nlh, 0x7f, &ev, &sb), 0);
+	assert_null(ev.queries);
+	assert_int_equal(ev.sites_changed, 3);
+	assert_int_equal(ev.generation, 100);
 	/* a v2 text attribute (a string where the nest is) is refused */
 	nlh = msg(buf, DYNDBG_CMD_CHANGE_NTF);
 	mnl_attr_put_strz(nlh, DYNDBG_A_QUERY, "module virtio* +p");
