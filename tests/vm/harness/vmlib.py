@@ -7,12 +7,14 @@ Channels:
   console          -> RUN/console.log; guest results are lines starting
                       with "@@DDCTL@@ " (RESULT ok|not ok|skip NAME # why,
                       NOTE ..., BOOTED ..., END rc=N).
-                      x86_64: ttyS0; arm64 (-M virt): ttyAMA0, the PL011
+                      x86_64: ttyS0; arm64 (-M virt): ttyAMA0, the PL011;
+                      riscv64 (-M virt): ttyS0, its ns16550a
   data (raw)       -> RUN/data.bin: gzip'ed tar of the guest's /out,
                       extracted into RUN/out/.
-                      x86_64: ttyS1; arm64: virt has one PL011, so a
-                      virtio-serial port named "ddctl.data" (/dev/vport*p*
-                      in the guest, found by name by guest/init)
+                      x86_64: ttyS1; arm64, riscv64: virt has one UART,
+                      so a virtio-serial port named "ddctl.data"
+                      (/dev/vport*p* in the guest, found by name by
+                      guest/init)
 """
 
 import gzip
@@ -88,7 +90,8 @@ def log(msg):
 
 
 def qemu_binary():
-    return shutil.which({"arm64": "qemu-system-aarch64"}.get(
+    return shutil.which({"arm64": "qemu-system-aarch64",
+                         "riscv64": "qemu-system-riscv64"}.get(
         ARCH, "qemu-system-x86_64"))
 
 
@@ -268,12 +271,18 @@ def kernel_image(kdir):
 
 def qemu_cmd(kdir, initrd, smp, mem, append, console_path, data_path,
              interactive=False):
-    if ARCH not in ("x86_64", "arm64"):
+    if ARCH not in ("x86_64", "arm64", "riscv64"):
         raise Unavailable(f"booting {ARCH} guests is not implemented")
     cmd = [qemu_binary()]
     if ARCH == "arm64":
         # virt: GICv2, PSCI for the secondary CPUs, QEMU's device tree
         cmd += ["-M", "virt", "-cpu", "cortex-a57"]
+    elif ARCH == "riscv64":
+        # virt with AIA (APLIC + IMSIC): S-mode IPIs that the guest counts
+        # in /proc/interrupts (without it Linux sends IPIs and remote
+        # fences through SBI, and OpenSBI's M-mode IPIs are not counted);
+        # QEMU's OpenSBI as -bios, SBI HSM for the secondary harts
+        cmd += ["-M", "virt,aia=aplic-imsic"]
     cmd += ["-accel", "tcg", "-smp", str(smp), "-m", str(mem),
             "-kernel", kernel_image(kdir), "-initrd", initrd,
             "-no-reboot", "-nic", "none", "-display", "none",
