@@ -56,7 +56,8 @@ arm64=(qemu-system-arm)
 BUSYBOX_DIR=${DDCTL_BUSYBOX_DIR:-/var/cache/ddctl/busybox-arm64}
 # riscv64 and s390 (DDCTL_ARCH=riscv64|s390 build-kernel.sh; riscv64 guests
 # boot in qemu-system-riscv64 -M virt, which qemu-system-misc has)
-riscv64=(gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-system-misc opensbi)
+riscv64=(gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-system-misc opensbi
+         device-tree-compiler)
 BUSYBOX_RV_DIR=${DDCTL_BUSYBOX_RISCV64_DIR:-/var/cache/ddctl/busybox-riscv64}
 s390=(gcc-s390x-linux-gnu)
 
