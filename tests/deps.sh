@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
 #
-# tests/deps.sh [--print|--missing] [build|cross|vm|pkg|arm64 ...]
+# tests/deps.sh [--print|--missing] [build|cross|vm|pkg|arm64|riscv64|s390 ...]
 #
 # Installs what ddctl needs on a Debian 12 machine, by group:
 #   build  compilers, meson, the libraries, cmocka, clang for the fuzzers,
@@ -20,6 +20,14 @@
 #   arm64  the arm64 VM suite (vm + cross, qemu-system-arm,
 #          busybox-static:arm64 unpacked into /var/cache/ddctl/busybox-arm64);
 #          not in the default groups
+#   riscv64  the riscv64 guest kernels and their boot (DDCTL_ARCH=riscv64:
+#          vm + gcc-riscv64-linux-gnu, qemu-system-misc, opensbi, and
+#          busybox-static:riscv64 of Debian unstable, downloaded with a
+#          throw-away sources list as fetch-source.sh does, unpacked into
+#          /var/cache/ddctl/busybox-riscv64: riscv64 is no release
+#          architecture of Debian 12); not in the default groups
+#   s390   the s390 kernels' build coverage (DDCTL_ARCH=s390: vm +
+#          gcc-s390x-linux-gnu); not in the default groups
 # Without groups: build, plus cross unless DDCTL_SKIP_CROSS=1, plus vm
 # unless DDCTL_SKIP_VM=1, plus pkg unless DDCTL_SKIP_PKG=1.
 # --print lists the packages and installs nothing; --missing lists only
@@ -46,6 +54,12 @@ cross=(gcc-aarch64-linux-gnu libc6-dev:arm64 libkmod-dev:arm64
 # $DDCTL_BUSYBOX_DIR, not installed (it would replace the host's busybox)
 arm64=(qemu-system-arm)
 BUSYBOX_DIR=${DDCTL_BUSYBOX_DIR:-/var/cache/ddctl/busybox-arm64}
+# riscv64 and s390 (DDCTL_ARCH=riscv64|s390 build-kernel.sh; riscv64 guests
+# boot in qemu-system-riscv64 -M virt, which qemu-system-misc has)
+riscv64=(gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-system-misc opensbi
+         device-tree-compiler)
+BUSYBOX_RV_DIR=${DDCTL_BUSYBOX_RISCV64_DIR:-/var/cache/ddctl/busybox-riscv64}
+s390=(gcc-s390x-linux-gnu)
 
 print=0
 case "${1:-}" in
@@ -68,7 +82,9 @@ for g in "${groups[@]}"; do
 	vm) want+=("${vm[@]}") ;;
 	pkg) want+=("${pkg[@]}") ;;
 	arm64) want+=("${vm[@]}" "${cross[@]}" "${arm64[@]}") ;;
-	*) echo "usage: $0 [--print|--missing] [build|cross|vm|pkg|arm64 ...]" >&2; exit 2 ;;
+	riscv64) want+=("${vm[@]}" "${riscv64[@]}") ;;
+	s390) want+=("${vm[@]}" "${s390[@]}") ;;
+	*) echo "usage: $0 [--print|--missing] [build|cross|vm|pkg|arm64|riscv64|s390 ...]" >&2; exit 2 ;;
 	esac
 done
 mapfile -t want < <(printf '%s\n' "${want[@]}" | awk '!seen[$0]++')
@@ -134,6 +150,25 @@ if [ $want_busybox = 1 ] && [ ! -x "$BUSYBOX_DIR/root/bin/busybox" ]; then
 	(cd "$BUSYBOX_DIR" && $SUDO apt-get download -q busybox-static:arm64 &&
 	 $SUDO dpkg -x busybox-static_*_arm64.deb root)
 	missing+=(busybox-static:arm64)
+fi
+if [[ " ${groups[*]} " == *" riscv64 "* ]] && [ ! -x "$BUSYBOX_RV_DIR/root/usr/bin/busybox" ]; then
+	echo "deps.sh: busybox-static:riscv64 (Debian unstable) -> $BUSYBOX_RV_DIR (downloaded, not installed)"
+	uri=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+	[ -n "$uri" ] || uri=http://deb.debian.org/debian
+	d=$(mktemp -d /tmp/ddctl-busybox-rv.XXXXXX)
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	echo "deb [arch=riscv64] $uri sid main" > "$d/sources.list"
+	o=(-o "Dir::Etc::sourcelist=$d/sources.list" -o Dir::Etc::sourceparts=/dev/null
+	   -o "Dir::State::lists=$d/lists" -o "Dir::Cache=$d/cache"
+	   -o Dir::State::status=/dev/null -o APT::Sandbox::User=root
+	   -o APT::Architecture=riscv64 -o APT::Architectures::=riscv64 -q)
+	$SUDO apt-get "${o[@]}" update >/dev/null
+	(cd "$d" && $SUDO apt-get "${o[@]}" download busybox-static:riscv64)
+	$SUDO mkdir -p "$BUSYBOX_RV_DIR"
+	$SUDO cp "$d"/busybox-static_*_riscv64.deb "$BUSYBOX_RV_DIR/"
+	$SUDO rm -rf "$d"
+	(cd "$BUSYBOX_RV_DIR" && $SUDO dpkg -x busybox-static_*_riscv64.deb root)
+	missing+=(busybox-static:riscv64)
 fi
 fetch_sources
 [ ${#missing[@]} -gt 0 ] || echo "deps.sh: all dependencies installed (${groups[*]})"

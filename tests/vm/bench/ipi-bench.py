@@ -8,7 +8,7 @@ static-key toggles.
         [--reps-k 20000=2] [--kinds stock,patched] [--timeout 3600]
         [--modes a,b] [--nl-kinds patched] [--ddctl PATH]
         [--logdir /tmp/ddctl-ipi-bench] [--raw FILE] [--table-only RAWFILE]
-        [--base 6.12|7.2]
+        [--base 6.12|7.2]   (DDCTL_ARCH=arm64|riscv64: that guest)
   tests/vm/bench/ipi-bench.py --plot RAWFILE... [--plot-out DIR] [--ms 2,4]
 
 --base (default $DDCTL_KBASE, else 6.12) picks the kernel base and its
@@ -86,8 +86,17 @@ def sync_ipis(m):
     """function-call IPIs of one architecture flush of the jump-label
     queue: x86 text_poke_bp_batch() = 3 text_poke_sync() rounds, 3(M-1);
     arm64 arch_jump_label_transform_apply() = one kick_all_cpus_sync(),
-    M-1 (the instructions are written at queue time)"""
-    return (m - 1) if vmlib.ARCH == "arm64" else 3 * (m - 1)
+    M-1 (the instructions are written at queue time); riscv64 the same
+    with one flush_icache_all() = on_each_cpu() (S-mode IPIs: -M
+    virt,aia=aplic-imsic), M-1"""
+    return (m - 1) if vmlib.ARCH in ("arm64", "riscv64") else 3 * (m - 1)
+
+
+def flush_model_text():
+    return {"arm64": "arm64, M-1 IPIs per kick_all_cpus_sync(): ",
+            "riscv64": "riscv64, M-1 IPIs per flush_icache_all() "
+                       "(on_each_cpu()): "}.get(
+        vmlib.ARCH, "int3 protocol, 3(M-1) IPIs per text_poke_bp_batch(): ")
 
 
 def model4(kind, m, keys, mode):
@@ -474,9 +483,7 @@ def print_table4(runs, problems, partial=False):
     print("(CAL/TLB: mean over R of the count during the transaction minus "
           "the idle count scaled to its length, summed over all CPUs; ms: "
           "wall time of the transaction in the guest; model: "
-          + ("arm64, M-1 IPIs per kick_all_cpus_sync(): stock per "
-             if vmlib.ARCH == "arm64" else
-             "int3 protocol, 3(M-1) IPIs per text_poke_bp_batch(): stock per ")
+          + flush_model_text() + "stock per "
           + "key per toggle, part 1 per <=256 keys per toggle, part 2 per "
           "transaction that changes a key, 0 for a net-zero one)")
     # the cover letter's layout: raw counts (no idle subtraction), median
@@ -485,7 +492,7 @@ def print_table4(runs, problems, partial=False):
           "median over R (the cover letter's layout):")
     print()
     print("  K     set      M | stock  | 1-4   | 1-7 ctl | 1-7 nl | "
-          + ("  M-1" if vmlib.ARCH == "arm64" else "3(M-1)")
+          + ("  M-1" if sync_ipis(2) == 1 else "3(M-1)")
           + " | floor ctl/nl")
     print("  ------------------+--------+-------+---------+--------+-------"
           "+-------------")
@@ -503,6 +510,30 @@ def print_table4(runs, problems, partial=False):
                 print(f"  {k:<5} {'+p;-p' if mode == 'z' else '+p':<8} {m} |"
                       f" {med[0]:>6} | {med[1]:>5} | {med[2]:>7} |"
                       f" {med[3]:>6} | {sync_ipis(m):>5} | {med[4]}/{med[5]}")
+    # every "IPIn:" row (arm64, riscv64; bench.sh's ipi=, absent in
+    # older raw files and 0 on x86): what else the write sends
+    ipis = {}
+    for d in runs:
+        if "ipi" in d:
+            ipis.setdefault((d["k"], int(d["m"]), d["mode"], d["kind"]),
+                            []).append((int(d["ipi"]), int(d["idle_ipi"]),
+                                        int(d["cal"])))
+    if any(v[0] for vs in ipis.values() for v in vs):
+        print()
+        print("all IPIn rows summed over the CPUs (raw, median over R; "
+              "idle: the same-length idle bracket; CAL: its Function call "
+              "row):")
+        print()
+        print("  K     set      M | kind     | IPIs  | idle | CAL   | "
+              "keys  | IPIs/key")
+        for (k, m, md, kind), vs in sorted(ipis.items()):
+            keys = next((int(d["keys"]) for d in runs
+                         if d["k"] == k and d["mode"] == md), 0)
+            mi = median([v[0] for v in vs])
+            print(f"  {k:<5} {md:<8} {m} | {kind:<8} | {mi:>5g} |"
+                  f" {median([v[1] for v in vs]):>4g} |"
+                  f" {median([v[2] for v in vs]):>5g} | {keys:>5} |"
+                  f" {mi / keys if keys else float('nan'):.3f}")
     nlk = {(k, m, md): sorted(c["nl_keys"]) for (k, m, md, kind), c
            in cells.items() if c["nl_keys"]}
     if nlk:

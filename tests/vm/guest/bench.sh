@@ -28,27 +28,33 @@
 #
 # Per repetition and mode:
 #   CAL and TLB rows of /proc/interrupts summed over all CPUs before and
-#   after, wall time around the write(s) (adjtimex, microseconds), then an
-#   idle interval of the same length measured the same way (noise).
+#   after (IPI: every "IPIn:" row, arm64 and riscv64; 0 on x86), wall
+#   time around the write(s) (adjtimex, microseconds), then an idle
+#   interval of the same length measured the same way (noise).
 # One line per repetition on the console:
 #   @@DDCTL@@ NOTE BENCH k=.. mode=a|b rep=N keys=.. nproc=.. ncpuinfo=..
-#       cal=.. tlb=.. us=.. idle_cal=.. idle_tlb=.. idle_us=..
+#       cal=.. tlb=.. us=.. idle_cal=.. idle_tlb=.. idle_us=.. ipi=..
+#       idle_ipi=..
 . /ddctl-tests/lib.sh
 
 NPROC=$(nproc)
 NCPUINFO=$(grep -c '^processor' /proc/cpuinfo)
 
-# "CAL TLB" summed over the CPU columns. The rows are found by their
+# "CAL TLB IPI" summed over the CPU columns. The rows are found by their
 # description: x86 "CAL: ... Function call interrupts" and "TLB: ... TLB
 # shootdowns"; arm64 "IPI1: ... Function call interrupts" (where
 # kick_all_cpus_sync() lands) and no TLB row (arm64 broadcasts TLB
-# invalidations in hardware: TLB is 0 there).
+# invalidations in hardware: TLB is 0 there); riscv64 "IPI1: ... Function
+# call interrupts" (flush_icache_all()'s on_each_cpu() with S-mode IPIs),
+# no TLB row either. IPI: all "IPIn:" rows together (arm64, riscv64:
+# rescheduling, IRQ work, timer broadcast ... too; x86 has none: 0).
 ints() {
 	awk 'NR == 1 { n = NF; next }
 	     /Function call interrupts/ || /TLB shootdowns/ {
 		s = 0; for (i = 2; i <= n + 1; i++) s += $i
 		v[/TLB/ ? "TLB" : "CAL"] = s }
-	     END { printf "%d %d\n", v["CAL"], v["TLB"] }' /proc/interrupts
+	     $1 ~ /^IPI[0-9]+:$/ { for (i = 2; i <= n + 1; i++) ipi += $i }
+	     END { printf "%d %d %d\n", v["CAL"], v["TLB"], ipi }' /proc/interrupts
 }
 
 # sites of the current key set whose flags contain p
@@ -65,7 +71,7 @@ NLX=nlexec    # guest/init exported LD_LIBRARY_PATH from /etc/ddctl-env
 # run_one MODE REP: one measurement + its idle interval
 run_one() {
 	mode=$1 rep=$2 extra=
-	set -- $(ints); c0=$1 l0=$2
+	set -- $(ints); c0=$1 l0=$2 i0=$3
 	t0=$(now_us)
 	case $mode in
 	a|z)
@@ -87,16 +93,16 @@ run_one() {
 	case $mode in n*)
 		extra="nl_keys=$(sed -n 's/.*keys_patched=\([0-9]*\).*/\1/p' /tmp/nl.out)" ;;
 	esac
-	set -- $(ints); c1=$1 l1=$2
+	set -- $(ints); c1=$1 l1=$2 i1=$3
 	us=$((t1 - t0))
 	# idle: the same bracket around a sleep of the same length (its
 	# argument computed outside the bracket)
 	zz=$(awk -v u=$us 'BEGIN { printf "%.6f", u / 1e6 }')
-	set -- $(ints); j0=$1 m0=$2
+	set -- $(ints); j0=$1 m0=$2 k0=$3
 	s0=$(now_us)
 	sleep "$zz"
 	s1=$(now_us)
-	set -- $(ints); j1=$1 m1=$2
+	set -- $(ints); j1=$1 m1=$2 k1=$3
 	left=$(count_p)
 	case $mode in
 	p|np)
@@ -107,7 +113,8 @@ run_one() {
 	[ "$left" = 0 ] || note "BENCH-ERR k=$K mode=$mode rep=$rep: $left sites still +p"
 	note "BENCH k=$K mode=$mode rep=$rep keys=$KEYS sites=$SITES nproc=$NPROC" \
 	     "ncpuinfo=$NCPUINFO cal=$((c1 - c0)) tlb=$((l1 - l0)) us=$us" \
-	     "idle_cal=$((j1 - j0)) idle_tlb=$((m1 - m0)) idle_us=$((s1 - s0))" $extra
+	     "idle_cal=$((j1 - j0)) idle_tlb=$((m1 - m0)) idle_us=$((s1 - s0))" \
+	     "ipi=$((i1 - i0)) idle_ipi=$((k1 - k0))" $extra
 }
 
 MODES=$(echo "${DDCTL_MODES:-a,b}" | tr ',' ' ')

@@ -6,6 +6,8 @@
 #
 # DDCTL_ARCH=arm64: an arm64 initramfs (the arm64 busybox-static, a
 # cross-built DDCTL and its libraries from /usr/lib/aarch64-linux-gnu).
+# DDCTL_ARCH=riscv64: the same with the riscv64 busybox-static (Debian
+# unstable's, unpacked by tests/deps.sh riscv64) and riscv64-linux-gnu.
 #
 # Builds a busybox-static initramfs for the ddctl VM tests containing:
 #   /bin/busybox + applet symlinks
@@ -59,7 +61,15 @@ arm64)
 	BB=${DDCTL_BUSYBOX_ARM64:-/var/cache/ddctl/busybox-arm64/root/bin/busybox}
 	[ -x "$BB" ] || { echo "mkinitramfs.sh: arm64 busybox $BB not found (run tests/deps.sh arm64)" >&2; exit 1; }
 	;;
-*) echo "mkinitramfs.sh: DDCTL_ARCH=$ARCH: x86_64 or arm64" >&2; exit 2 ;;
+riscv64)
+	ELF_MACHINE=RISC-V MULTIARCH=riscv64-linux-gnu
+	# busybox-static:riscv64 of Debian unstable (riscv64 is no release
+	# architecture of Debian 12), unpacked by tests/deps.sh riscv64 into
+	# (merged /usr: usr/bin/busybox)
+	BB=${DDCTL_BUSYBOX_RISCV64:-/var/cache/ddctl/busybox-riscv64/root/usr/bin/busybox}
+	[ -x "$BB" ] || { echo "mkinitramfs.sh: riscv64 busybox $BB not found (run tests/deps.sh riscv64)" >&2; exit 1; }
+	;;
+*) echo "mkinitramfs.sh: DDCTL_ARCH=$ARCH: x86_64, arm64 or riscv64" >&2; exit 2 ;;
 esac
 # elf_machine FILE: "AArch64", "Advanced Micro Devices X86-64", ...
 elf_machine() { LC_ALL=C readelf -h "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p'; }

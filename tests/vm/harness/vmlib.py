@@ -7,12 +7,14 @@ Channels:
   console          -> RUN/console.log; guest results are lines starting
                       with "@@DDCTL@@ " (RESULT ok|not ok|skip NAME # why,
                       NOTE ..., BOOTED ..., END rc=N).
-                      x86_64: ttyS0; arm64 (-M virt): ttyAMA0, the PL011
+                      x86_64: ttyS0; arm64 (-M virt): ttyAMA0, the PL011;
+                      riscv64 (-M virt): ttyS0, its ns16550a
   data (raw)       -> RUN/data.bin: gzip'ed tar of the guest's /out,
                       extracted into RUN/out/.
-                      x86_64: ttyS1; arm64: virt has one PL011, so a
-                      virtio-serial port named "ddctl.data" (/dev/vport*p*
-                      in the guest, found by name by guest/init)
+                      x86_64: ttyS1; arm64, riscv64: virt has one UART,
+                      so a virtio-serial port named "ddctl.data"
+                      (/dev/vport*p* in the guest, found by name by
+                      guest/init)
 """
 
 import gzip
@@ -88,7 +90,8 @@ def log(msg):
 
 
 def qemu_binary():
-    return shutil.which({"arm64": "qemu-system-aarch64"}.get(
+    return shutil.which({"arm64": "qemu-system-aarch64",
+                         "riscv64": "qemu-system-riscv64"}.get(
         ARCH, "qemu-system-x86_64"))
 
 
@@ -266,14 +269,60 @@ def kernel_image(kdir):
         return os.path.join(kdir, "bzImage")   # built before "image" existed
 
 
+RISCV_MACHINE = "virt,aia=aplic-imsic"
+
+
+def riscv_dtb(smp, mem, outdir):
+    """QEMU's own device tree for the riscv64 guest, with each CPU's ISA
+    also given as riscv,isa-base and riscv,isa-extensions.  QEMU 7.2
+    (Debian 12's) writes only the deprecated riscv,isa string, which a
+    kernel parses only with RISCV_ISA_FALLBACK (not in tinyconfig, and
+    without it every hart is "invalid" and smpboot.c BUG()s at boot).
+    Made with -machine dumpdtb and dtc (device-tree-compiler); QEMU still
+    puts the command line and the initrd into /chosen."""
+    os.makedirs(outdir, exist_ok=True)
+    raw = os.path.join(outdir, "qemu.dtb")
+    out = os.path.join(outdir, "guest.dtb")
+    if not shutil.which("dtc"):
+        raise Unavailable("dtc not installed (apt-get install "
+                          "device-tree-compiler; tests/deps.sh riscv64)")
+    subprocess.run([qemu_binary(), "-M", RISCV_MACHINE, "-smp", str(smp),
+                    "-m", str(mem), "-display", "none", "-machine",
+                    f"dumpdtb={raw}"], check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", raw],
+                         check=True, stdout=subprocess.PIPE, text=True).stdout
+
+    def ext(m):
+        isa = m.group(2)
+        base, _, multi = isa.partition("_")
+        single = [c for c in base[4:]]        # "rv64imafdch" -> i m a ...
+        names = single + [x for x in multi.split("_") if x]
+        return (f'{m.group(0)}\n{m.group(1)}riscv,isa-base = "{base[:4]}i";'
+                f'\n{m.group(1)}riscv,isa-extensions = '
+                + ", ".join(f'"{n}"' for n in names) + ";")
+    dts = re.sub(r'^(\s*)riscv,isa = "([^"]+)";', ext, dts, flags=re.M)
+    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", out],
+                   input=dts, check=True, text=True)
+    return out
+
+
 def qemu_cmd(kdir, initrd, smp, mem, append, console_path, data_path,
              interactive=False):
-    if ARCH not in ("x86_64", "arm64"):
+    if ARCH not in ("x86_64", "arm64", "riscv64"):
         raise Unavailable(f"booting {ARCH} guests is not implemented")
     cmd = [qemu_binary()]
     if ARCH == "arm64":
         # virt: GICv2, PSCI for the secondary CPUs, QEMU's device tree
         cmd += ["-M", "virt", "-cpu", "cortex-a57"]
+    elif ARCH == "riscv64":
+        # virt with AIA (APLIC + IMSIC): S-mode IPIs that the guest counts
+        # in /proc/interrupts (without it Linux sends IPIs and remote
+        # fences through SBI, and OpenSBI's M-mode IPIs are not counted);
+        # QEMU's OpenSBI as -bios, SBI HSM for the secondary harts
+        cmd += ["-M", RISCV_MACHINE,
+                "-dtb", riscv_dtb(smp, mem, os.path.dirname(console_path)
+                                  if console_path else "/tmp")]
     cmd += ["-accel", "tcg", "-smp", str(smp), "-m", str(mem),
             "-kernel", kernel_image(kdir), "-initrd", initrd,
             "-no-reboot", "-nic", "none", "-display", "none",

@@ -21,8 +21,11 @@
 #        7.2   $DDCTL_SRCCACHE/linux-source-7.2.tar.xz (fetched from
 #              Debian unstable, download only, by fetch-source.sh),
 #              kernel-patches/7.2/ (the mainline series)
-#   DDCTL_ARCH=x86_64 (default) | arm64   (arm64: cross-built with
-#        gcc-aarch64-linux-gnu)
+#   DDCTL_ARCH=x86_64 (default) | arm64 | riscv64 | s390   (cross-built
+#        with gcc-aarch64-linux-gnu, gcc-riscv64-linux-gnu,
+#        gcc-s390x-linux-gnu; each with its kconfig-$ARCH.fragment; the
+#        image is arch/arm64/boot/Image, arch/riscv/boot/Image,
+#        arch/s390/boot/bzImage; s390 is built, not booted, by the harness)
 #   DDCTL_KSRC_TARBALL / DDCTL_KPATCH_DIR override the tarball / series dir.
 #   DDCTL_EXTRA_PATCHES="P1 P2"   patches applied after the series (or on
 #        the pristine source for stock), e.g. the benchmark's measurement
@@ -68,7 +71,9 @@ esac
 case "$ARCH" in
 x86_64) KARCH=x86_64 IMAGE=arch/x86/boot/bzImage CROSS= ;;
 arm64)  KARCH=arm64 IMAGE=arch/arm64/boot/Image CROSS=aarch64-linux-gnu- ;;
-*) echo "build-kernel.sh: DDCTL_ARCH=$ARCH: x86_64 or arm64" >&2; exit 2 ;;
+riscv64) KARCH=riscv IMAGE=arch/riscv/boot/Image CROSS=riscv64-linux-gnu- ;;
+s390)   KARCH=s390 IMAGE=arch/s390/boot/bzImage CROSS=s390x-linux-gnu- ;;
+*) echo "build-kernel.sh: DDCTL_ARCH=$ARCH: x86_64, arm64, riscv64 or s390" >&2; exit 2 ;;
 esac
 FRAGMENT=$HERE/kconfig.fragment
 ARCH_FRAGMENT=
@@ -98,7 +103,7 @@ fi
 [ -r "$TARBALL" ] || die "kernel source $TARBALL not found ($GETSRC)"
 [ -r "$FRAGMENT" ] || die "config fragment $FRAGMENT not found"
 [ -z "$ARCH_FRAGMENT" ] || [ -r "$ARCH_FRAGMENT" ] || die "config fragment $ARCH_FRAGMENT not found"
-[ -z "$CROSS" ] || command -v "${CROSS}gcc" >/dev/null || die "cross compiler ${CROSS}gcc not found (apt-get install gcc-aarch64-linux-gnu)"
+[ -z "$CROSS" ] || command -v "${CROSS}gcc" >/dev/null || die "cross compiler ${CROSS}gcc not found (apt-get install gcc-${CROSS%-})"
 
 patches=()
 if [ "$KIND" != stock ] && [ "$KIND" != stock-debug ]; then

@@ -36,6 +36,7 @@ ST=tools/testing/selftests/dynamic_debug
 case "${DDCTL_ARCH:-x86_64}" in
 x86_64) CC="gcc -static" KARCH=x86 ;;
 arm64) CC="aarch64-linux-gnu-gcc -static" KARCH=arm64 ;;
+riscv64) CC="riscv64-linux-gnu-gcc -static" KARCH=riscv ;;
 esac
 [ -d "$SRC" ] || { echo "build-kselftest.sh: $SRC: no kernel source" >&2; exit 1; }
 

@@ -221,14 +221,19 @@ def generate(k, outdir):
 
 
 def kbuild_arch_args(kbuild):
-    """make arguments for the kernel's architecture: an arm64 kernel (built
-    with DDCTL_ARCH=arm64) needs its modules cross-built too."""
+    """make arguments for the kernel's architecture: a cross-built kernel
+    (DDCTL_ARCH=arm64, riscv64, s390) needs its modules cross-built too."""
+    cross = {"CONFIG_ARM64=y": ["ARCH=arm64", "CROSS_COMPILE=aarch64-linux-gnu-"],
+             "CONFIG_RISCV=y": ["ARCH=riscv", "CROSS_COMPILE=riscv64-linux-gnu-"],
+             "CONFIG_S390=y": ["ARCH=s390", "CROSS_COMPILE=s390x-linux-gnu-"]}
     try:
         with open(os.path.join(kbuild, ".config")) as fp:
-            arm64 = any(line.strip() == "CONFIG_ARM64=y" for line in fp)
+            for line in fp:
+                if line.strip() in cross:
+                    return cross[line.strip()]
     except OSError:
-        arm64 = False
-    return ["ARCH=arm64", "CROSS_COMPILE=aarch64-linux-gnu-"] if arm64 else []
+        pass
+    return []
 
 
 def build(kdir, k):
