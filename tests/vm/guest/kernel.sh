@@ -88,7 +88,7 @@ fi
 
 # the classmap parameter of built-in code is set by parse_args() before
 # the allocator works: v1 reached kvzalloc() there (and got NULL)
-if [ -d /sys/module/test_dynamic_debug ] && ! grep -q '^test_dynamic_debug ' /proc/modules &&
+if is_builtin_module test_dynamic_debug &&
    grep -q 'test_dynamic_debug.p_disjoint_bits=1' /proc/cmdline; then
 	# (the sites as booted: saved before any test reset them)
 	kms=$(awk '$2 == "[test_dynamic_debug]do_cats" && / class:D2_KMS/' /tmp/boot-control.txt | head -n1 | awk '{ print $3 }')

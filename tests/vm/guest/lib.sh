@@ -28,6 +28,10 @@ check() {
 
 has_ddctl() { command -v ddctl >/dev/null 2>&1; }
 
+# is_builtin_module MODULE: MODULE is built into the kernel (the debug kernel has
+# test_dynamic_debug built in): /sys/module has it, /proc/modules does not
+is_builtin_module() { [ -d /sys/module/$1 ] && ! grep -q "^$1 " /proc/modules; }
+
 # load MODULE [PARAMS...]: insmod from $MODDIR unless loaded already
 load() {
 	m=$1; shift

@@ -32,7 +32,7 @@ if ! has_ddctl; then
 	for t in $MTESTS; do skip $t "ddctl not in the initramfs"; done
 elif [ ! -x $KMOD/modprobe ]; then
 	for t in $MTESTS; do skip $t "kmod's modprobe not in the initramfs (busybox's reads no /run/modprobe.d)"; done
-elif [ -d /sys/module/$TDD ] && ! ml_loaded $TDD; then
+elif is_builtin_module $TDD; then
 	for t in $MTESTS; do skip $t "$TDD is built in (the debug kernel): nothing to load"; done
 elif ! ml_unload $TDD; then
 	for t in $MTESTS; do skip $t "cannot unload $TDD"; done

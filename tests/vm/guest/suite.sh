@@ -35,7 +35,7 @@ builtin_sites=$(control | wc -l)
 # d needs the modules loaded with parameters: do it before loading the rest
 # test_dynamic_debug with dyndbg=+p: every site without a class gets p.
 # (the debug kernel has it built in, for k-boot-classmap: no insmod there)
-if [ -d /sys/module/test_dynamic_debug ] && ! grep -q '^test_dynamic_debug ' /proc/modules; then
+if is_builtin_module test_dynamic_debug; then
 	skip dyndbg-insmod-param "test_dynamic_debug is built in (the debug kernel)"
 else
 	load test_dynamic_debug dyndbg=+p || notok dyndbg-insmod-param "insmod failed"
