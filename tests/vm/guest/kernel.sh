@@ -323,31 +323,39 @@ else
 		echo "$B" > $T/set_ftrace_filter
 		note "k-ftrace-batch: the filter flips between $na and $nb functions of ddctl_sites_20000"
 		reset_all
-		touch /tmp/k-ftrace; rm -f /tmp/k-ftrace.err; echo 0 > /tmp/k-ftrace.n
-		# the flips counted are those that succeeded; the count is kept
-		# current so that flips during each write can be seen
+		touch /tmp/k-ftrace; rm -f /tmp/k-ftrace.err
+		echo 0 > /tmp/k-ftrace.started; echo 0 > /tmp/k-ftrace.done
+		# each filter write is numbered before it starts and counted
+		# done after it returns. A write of the control file overlaps
+		# flip k if k started before the write ended and was not done
+		# when it began: started(after) > done(before). A flip that
+		# waits for the batch's text_mutex counts (it had started), so
+		# a slow kernel whose flips each outlast a write is seen too.
 		( n=0; while [ -f /tmp/k-ftrace ]; do
-			if echo "$A" > $T/set_ftrace_filter && echo "$B" > $T/set_ftrace_filter; then
-				n=$((n + 2)); echo $n > /tmp/k-ftrace.n
-			else
-				echo "filter write failed after $n flips" > /tmp/k-ftrace.err; break
-			fi
+			for f in "$A" "$B"; do
+				n=$((n + 1)); echo $n > /tmp/k-ftrace.started
+				if ! echo "$f" > $T/set_ftrace_filter; then
+					echo "filter write $n failed" > /tmp/k-ftrace.err
+					exit 0
+				fi
+				echo $n > /tmp/k-ftrace.done
+			done
 		  done ) &
 		fpid=$!
 		trap 'rm -f /tmp/k-ftrace; kill $fpid 2>/dev/null; echo nop > $T/current_tracer' EXIT
 		i=0; bad=0; during=0
 		while [ $i -lt 4 ]; do
-			f0=$(cat /tmp/k-ftrace.n)
+			d0=$(cat /tmp/k-ftrace.done)
 			echo 'module ddctl_sites_20000 +p' > $CONTROL
-			f1=$(cat /tmp/k-ftrace.n)
+			s1=$(cat /tmp/k-ftrace.started)
 			on=$(flags_of_module ddctl_sites_20000 | grep -cx '=p')
-			f2=$(cat /tmp/k-ftrace.n)
+			d2=$(cat /tmp/k-ftrace.done)
 			echo 'module ddctl_sites_20000 -p' > $CONTROL
-			f3=$(cat /tmp/k-ftrace.n)
+			s3=$(cat /tmp/k-ftrace.started)
 			off=$(flags_of_module ddctl_sites_20000 | grep -cx '=p')
 			[ "$on" -gt 19000 -a "$off" = 0 ] || bad=$((bad + 1))
-			[ "$f1" -gt "$f0" ] && during=$((during + 1))
-			[ "$f3" -gt "$f2" ] && during=$((during + 1))
+			[ "$s1" -gt "$d0" ] && during=$((during + 1))
+			[ "$s3" -gt "$d2" ] && during=$((during + 1))
 			i=$((i + 1))
 		done
 		rm -f /tmp/k-ftrace
@@ -360,8 +368,8 @@ else
 		echo nop > $T/current_tracer
 		echo > $T/set_ftrace_filter
 		cur=$(cat $T/current_tracer)
-		note "k-ftrace-batch: $i rounds of +p/-p over ddctl_sites_20000, $(cat /tmp/k-ftrace.n) filter flips meanwhile, during $during of $((2 * i)) writes"
-		check k-ftrace-batch "$bad of $i rounds in the wrong state (last: $on on, $off left on), tracer $cur, $nen functions traced at the end (want $nb), flips during $during writes, ${ferr:-no flip failed}, $fbug ftrace bug lines" \
+		note "k-ftrace-batch: $i rounds of +p/-p over ddctl_sites_20000, $(cat /tmp/k-ftrace.done) filter writes meanwhile, a write in flight during $during of $((2 * i)) control-file writes"
+		check k-ftrace-batch "$bad of $i rounds in the wrong state (last: $on on, $off left on), tracer $cur, $nen functions traced at the end (want $nb), a flip in flight during $during writes, ${ferr:-no flip failed}, $fbug ftrace bug lines" \
 			[ $bad = 0 -a "$cur" = nop -a "$nen" = "$nb" -a "$during" -gt 0 -a -z "$ferr" -a "$fbug" = 0 ]
 	fi
 
