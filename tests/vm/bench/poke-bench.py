@@ -6,15 +6,17 @@ transaction goes, how long the INT3s stay armed, how long the locks are
 held, and what it does to the other CPUs; stock vs the series, side by
 side.
 
-  tests/vm/bench/poke-bench.py [--kinds stock,patched] [--labels stock=stock,patched=v2]
+  tests/vm/bench/poke-bench.py [--kinds stock,patched,pagewise]
+        [--labels stock=stock,patched=v3,pagewise=v3+pagewise]
         [--ms 2,4] [--ks 100,2000,20000] [--reps 3] [--reps-k 20000=2]
         [--idle 1] [--base 7.2] [--timeout 3600] [--logdir DIR] [--raw FILE]
-  tests/vm/bench/poke-bench.py --kinds pagewise ...   (the prototype, below)
   tests/vm/bench/poke-bench.py --table-only RAWFILE
 
 Each kind's kernel is built (or taken from the cache) by build-kernel.sh
-with the measurement patch tests/vm/bench/textpoke-timing.patch on top
-(DDCTL_EXTRA_PATCHES; it applies to the stock source and to the series),
+with the measurement patch on top (DDCTL_EXTRA_PATCHES):
+textpoke-timing.patch on the stock source ("stock"),
+textpoke-timing-v3.patch on the series of kernel-patches/<base>/ ("patched")
+and on the series with pagewise-v3.patch ("pagewise"),
 with the generated modules ddctl_sites_K and tests/vm/bench/ddctl_spin
 (one kthread per CPU calling a dynamic debug site of the toggled set in
 a loop). Then, per vCPU count M, each kind is booted in turn with
@@ -33,11 +35,16 @@ with --table-only). Asserts nothing about speed; exit status 0 when every
 cell has data, every guest saw M CPUs and no write left the wrong number
 of sites on. Not part of any test suite. Plots: ipi-bench.py --plot.
 
-Kind "pagewise": the series with textpoke-timing.patch and the prototype
+Kind "pagewise": the series with pagewise-v3.patch (page-wise text
+poking, its patch for the series) and textpoke-timing-v3.patch; it has
+no runtime switch, so it is a boot of its own, compared with "patched"
+on the -icount clock (which does not depend on the host's load).
+Kind "pagewise-proto": v2 of the series with the prototype
 textpoke-pagewise.patch (a runtime switch, /sys/kernel/debug/
-text_poke_pagewise); the guest measures everything twice in the same
-boot, pw=0 (per-site poking: label of "patched", v2) and pw=1 (label of
-"pagewise", default "<patched label>+pagewise").
+text_poke_pagewise), which measured everything twice in the same boot,
+pw=0 (label of "patched") and pw=1 (label of "pagewise"); v2 is in git
+history only (kernel-patches/7.2 before commit 1883db5, e.g. 32b7d36, with
+DDCTL_KPATCH_DIR pointing at an export of it).
 """
 import argparse
 import fcntl
@@ -51,7 +58,16 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "harness"))
 import vmlib  # noqa: E402
 
 PATCH = os.path.join(HERE, "textpoke-timing.patch")
-PAGEWISE = os.path.join(HERE, "textpoke-pagewise.patch")
+PATCH_V3 = os.path.join(HERE, "textpoke-timing-v3.patch")
+PAGEWISE_PROTO = os.path.join(HERE, "textpoke-pagewise.patch")
+PAGEWISE_V3 = os.path.join(HERE, "pagewise-v3.patch")
+# kind: (the series or stock, the extra patches in order)
+KIND_PATCHES = {
+    "stock": ("stock", [PATCH]),
+    "patched": ("patched", [PATCH_V3]),
+    "pagewise": ("patched", [PAGEWISE_V3, PATCH_V3]),
+    "pagewise-proto": ("patched", [PATCH, PAGEWISE_PROTO]),
+}
 SPIN_SRC = os.path.join(HERE, "ddctl_spin")
 
 
@@ -90,7 +106,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--kinds", default="stock,patched")
-    ap.add_argument("--labels", default="stock=stock,patched=v2",
+    ap.add_argument("--labels", default="stock=stock,patched=v3",
                     help="names of the kinds in the tables and plots "
                          "(the series' version: v2, v3)")
     ap.add_argument("--ms", default="2,4")
@@ -143,12 +159,16 @@ def main():
     raw = a.raw or os.path.join(a.logdir, "raw.txt")
 
     labels.setdefault("pagewise", labels.get("patched", "patched") + "+pagewise")
+    labels.setdefault("pagewise-proto", labels.get("pagewise"))
+    for kind in kinds:
+        if kind not in KIND_PATCHES:
+            ap.error(f"--kinds: unknown kind {kind!r} "
+                     f"(known: {', '.join(KIND_PATCHES)})")
     prep = {}
     for kind in kinds:
-        os.environ["DDCTL_EXTRA_PATCHES"] = PATCH + (
-            " " + PAGEWISE if kind == "pagewise" else "")
-        kdir = vmlib.build_kernel("patched" if kind == "pagewise" else kind,
-                                  use_kdir=False)
+        series, extra = KIND_PATCHES[kind]
+        os.environ["DDCTL_EXTRA_PATCHES"] = " ".join(extra)
+        kdir = vmlib.build_kernel(series, use_kdir=False)
         vmlib.build_modules(kdir, [int(k) for k in
                                    kind_ks.get(kind, "/".join(ks)).split("/")])
         build_spin(kdir)
@@ -168,7 +188,7 @@ def main():
                 kks = kind_ks.get(kind, "/".join(ks)).split("/")
                 app = (f"ddctl.ks={','.join(kks)} ddctl.reps={a.reps} "
                        f"ddctl.idle={a.idle}")
-                if kind == "pagewise":
+                if kind == "pagewise-proto":
                     app += " ddctl.pw=1"
                 if kind in spin_ks:
                     app += f" ddctl.spinks={spin_ks[kind].replace('/', ',')}"
@@ -199,7 +219,7 @@ def main():
                     if n.startswith("PB "):
                         d = parse_kv(n[3:])
                         lb = labels.get(kind, kind)
-                        if kind == "pagewise" and d.get("pw") == "0":
+                        if kind == "pagewise-proto" and d.get("pw") == "0":
                             lb = labels.get("patched", "patched")
                         d.update(kind=kind, label=lb, m=str(m),
                                  arch=vmlib.ARCH, clock=clock)
