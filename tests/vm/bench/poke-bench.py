@@ -6,8 +6,8 @@ transaction goes, how long the INT3s stay armed, how long the locks are
 held, and what it does to the other CPUs; stock vs the series, side by
 side.
 
-  tests/vm/bench/poke-bench.py [--kinds stock,patched,pagewise]
-        [--labels stock=stock,patched=v3,pagewise=v3+pagewise]
+  tests/vm/bench/poke-bench.py [--kinds stock,patched]
+        [--labels stock=stock,patched=v3]
         [--ms 2,4] [--ks 100,2000,20000] [--reps 3] [--reps-k 20000=2]
         [--idle 1] [--base 7.2] [--timeout 3600] [--logdir DIR] [--raw FILE]
   tests/vm/bench/poke-bench.py --table-only RAWFILE
@@ -15,8 +15,7 @@ side.
 Each kind's kernel is built (or taken from the cache) by build-kernel.sh
 with the measurement patch on top (DDCTL_EXTRA_PATCHES):
 textpoke-timing.patch on the stock source ("stock"),
-textpoke-timing-v3.patch on the series of kernel-patches/<base>/ ("patched")
-and on the series with pagewise-v3.patch ("pagewise"),
+textpoke-timing-v3.patch on the series of kernel-patches/<base>/ ("patched"),
 with the generated modules ddctl_sites_K and tests/vm/bench/ddctl_spin
 (one kthread per CPU calling a dynamic debug site of the toggled set in
 a loop). Then, per vCPU count M, each kind is booted in turn with
@@ -35,18 +34,35 @@ with --table-only). Asserts nothing about speed; exit status 0 when every
 cell has data, every guest saw M CPUs and no write left the wrong number
 of sites on. Not part of any test suite. Plots: ipi-bench.py --plot.
 
-Kind "pagewise": the series with pagewise-v3.patch (page-wise text
-poking, its patch for the series) and textpoke-timing-v3.patch; it has
-no runtime switch, so it is a boot of its own, compared with "patched"
-on the -icount clock (which does not depend on the host's load).
+The page-wise poking is in the series since 2026-12-03 (1-tip/0005);
+the run that measured v3 without and with it (raw-poke-v3-icount-
+2026-12-03.txt) used kernel-patches/7.2 of commit 1a0d41d as "patched"
+and, as a kind "pagewise", that series with the patch file
+tests/vm/bench/pagewise-v3.patch of that commit on top.
 Kind "pagewise-proto": v2 of the series with the prototype
 textpoke-pagewise.patch (a runtime switch, /sys/kernel/debug/
 text_poke_pagewise), which measured everything twice in the same boot,
-pw=0 (label of "patched") and pw=1 (label of "pagewise"); v2 is in git
+pw=0 (label of "patched") and pw=1 (its own label); v2 is in git
 history only (kernel-patches/7.2 before commit 1883db5, e.g. 32b7d36, with
 DDCTL_KPATCH_DIR pointing at an export of it).
+
+DDCTL_ARCH=arm64: the arm64 guest of vmlib (qemu-system-aarch64 -M virt
+-cpu cortex-a57), cross-built kernels and modules (ddctl_spin too, with
+the kernel build's ARCH and CROSS_COMPILE). arm64 has no batch of its
+own: arch_jump_label_transform_queue() writes the instruction at once
+(aarch64_insn_patch_text_nosync(): fixmap map, write, unmap, cache
+maintenance) and arch_jump_label_transform_apply() is one
+kick_all_cpus_sync(), so "queue" is the writes and "apply" the kick; the
+timing patches' arm64 hunk also times the parts of each write (a64poke,
+a64map, a64write, a64unmap, a64cache, and a64null, the cost of one
+timestamp), which the arm64 tables show instead of x86's batch phases,
+syncs, armed window and text_mutex (not taken on arm64), with the share
+of the queue time that is the per-instruction fixmap map and unmap
+(what a page-wise write would save), timestamps subtracted.
 """
 import argparse
+import importlib.machinery
+import importlib.util
 import fcntl
 import os
 import shutil
@@ -56,16 +72,15 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "harness"))
 import vmlib  # noqa: E402
+from benchfmt import cell, fmt, median, ratio  # noqa: E402
 
 PATCH = os.path.join(HERE, "textpoke-timing.patch")
 PATCH_V3 = os.path.join(HERE, "textpoke-timing-v3.patch")
 PAGEWISE_PROTO = os.path.join(HERE, "textpoke-pagewise.patch")
-PAGEWISE_V3 = os.path.join(HERE, "pagewise-v3.patch")
 # kind: (the series or stock, the extra patches in order)
 KIND_PATCHES = {
     "stock": ("stock", [PATCH]),
     "patched": ("patched", [PATCH_V3]),
-    "pagewise": ("patched", [PAGEWISE_V3, PATCH_V3]),
     "pagewise-proto": ("patched", [PATCH, PAGEWISE_PROTO]),
 }
 SPIN_SRC = os.path.join(HERE, "ddctl_spin")
@@ -75,8 +90,20 @@ def parse_kv(s):
     return dict(kv.split("=", 1) for kv in s.split() if "=" in kv)
 
 
+def kbuild_arch_args(kbuild):
+    """ARCH= and CROSS_COMPILE= of the kernel in KBUILD (none for x86):
+    gen-module.py's, which cross-builds the generated modules the same way"""
+    loader = importlib.machinery.SourceFileLoader(
+        "gen_module", os.path.join(vmlib.KERNELS, "gen-module.py"))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod.kbuild_arch_args(kbuild)
+
+
 def build_spin(kdir):
-    """ddctl_spin.ko against KDIR/build, cached as KDIR/modules/ddctl_spin.ko"""
+    """ddctl_spin.ko against KDIR/build, cached as KDIR/modules/ddctl_spin.ko
+    (cross-built for a cross-built kernel)"""
     ko = os.path.join(kdir, "modules", "ddctl_spin.ko")
     src = os.path.join(SPIN_SRC, "ddctl_spin.c")
     if os.path.exists(ko) and os.path.getmtime(ko) >= os.path.getmtime(src):
@@ -91,7 +118,8 @@ def build_spin(kdir):
         shutil.copytree(SPIN_SRC, work)
         kbuild = os.path.join(kdir, "build")
         r = subprocess.run(["make", "-C", kbuild, f"M={work}",
-                            f"-j{os.cpu_count() or 1}", "modules"],
+                            f"-j{os.cpu_count() or 1}"] +
+                           kbuild_arch_args(kbuild) + ["modules"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True)
         if r.returncode:
@@ -158,8 +186,7 @@ def main():
     os.makedirs(a.logdir, exist_ok=True)
     raw = a.raw or os.path.join(a.logdir, "raw.txt")
 
-    labels.setdefault("pagewise", labels.get("patched", "patched") + "+pagewise")
-    labels.setdefault("pagewise-proto", labels.get("pagewise"))
+    labels.setdefault("pagewise-proto", labels.get("patched", "patched") + "+pagewise")
     for kind in kinds:
         if kind not in KIND_PATCHES:
             ap.error(f"--kinds: unknown kind {kind!r} "
@@ -241,41 +268,8 @@ def read_raw(path):
     return [parse_kv(ln[3:]) for ln in open(path) if ln.startswith("pb ")]
 
 
-def median(xs):
-    xs = sorted(xs)
-    n = len(xs)
-    if not n:
-        return float("nan")
-    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
-
-
 def ms(ns):
     return int(ns) / 1e6
-
-
-def fmt(x):
-    if x != x:
-        return "-"
-    if x >= 100:
-        return f"{x:,.0f}"
-    if x >= 10:
-        return f"{x:.1f}"
-    return f"{x:.2f}"
-
-
-def cell(vals):
-    """median (min-max) of a list of ms values"""
-    if not vals:
-        return "-"
-    if len(vals) == 1:
-        return fmt(vals[0])
-    return f"{fmt(median(vals))} ({fmt(min(vals))}-{fmt(max(vals))})"
-
-
-def ratio(a, b):
-    if a != a or b != b or b <= 0:
-        return "-"
-    return f"{a / b:.1f}x" if a / b < 100 else f"{a / b:,.0f}x"
 
 
 def other_cpus_rate(d, field, ns_field, every=False):
@@ -311,14 +305,88 @@ METRICS = [
     ("wall", "us", "guest wall time of the write (µs bracket)"),
     ("IPIs", "cal", "function-call IPIs, raw bracket"),
 ]
+# x86's batch, INT3 and text_mutex (the x86 hooks): not on other arches
+X86_ONLY = ("batches", "prep", "phase1", "sync1", "phase2", "sync2",
+            "phase3", "sync3", "armed max", "text_mutex max", "text_mutex sum")
+# arm64 (the timing patches' arm64 hunk), after "apply"; the writes'
+# timers (a64=1) and what they cost: every other row is of the writes
+# without them (a64=0) where the boot measured both
+A64_METRICS = [
+    ("kicks", "apply_n", "apply calls: kick_all_cpus_sync() (count)"),
+    ("txn, write timers on", "txn_ns", "txn of the writes with a64=1"),
+    ("queue, write timers on", "queue_ns", "queue of the writes with a64=1"),
+    ("writes", "a64poke_n", "aarch64_insn_patch_text_nosync() calls (count)"),
+    ("write calls", "a64poke_ns", "their sum, entry to return"),
+    ("fixmap map", "a64map_ns", "patch_map()"),
+    ("insn store", "a64write_ns", "copy_to_kernel_nofault(), 4 bytes"),
+    ("fixmap unmap", "a64unmap_ns", "patch_unmap(): PTE clear, TLBI"),
+    ("cache maint", "a64cache_ns", "caches_clean_inval_pou()"),
+    ("timestamp", "a64null_ns", "one timestamp's cost, per write"),
+    ("map+unmap % of queue", "a64mapunmap_pct",
+     "(map + unmap, less a timestamp each) / the queue without the timers "
+     "(with them, less nine timestamps per write, if not measured)"),
+]
+# the A64_METRICS of the writes with the timers on (the rest: off)
+A64_TIMED = {m[0] for m in A64_METRICS} - {"kicks"}
+COUNT_COLS = ("batches", "IPIs", "writes", "kicks")
+
+
+def arch_metrics(arch):
+    if arch == "x86_64":
+        return METRICS
+    out = []
+    for m in METRICS:
+        if m[0] not in X86_ONLY:
+            out.append(m)
+        if m[0] == "apply":
+            out += A64_METRICS
+    return out
 
 
 def metric(d, field):
     if field == "us":
         return int(d["us"]) / 1000
-    if field in ("cal", "batch_n"):
+    if field in ("cal", "batch_n", "a64poke_n", "apply_n"):
         return float(d[field])
+    if field == "a64mapunmap_pct":
+        # each measured part includes one timestamp's cost (a64null per
+        # write); the queue span includes nine per write
+        null = int(d["a64null_ns"])
+        q = int(d["queue_ns"]) - 9 * null
+        mu = int(d["a64map_ns"]) + int(d["a64unmap_ns"]) - 2 * null
+        return 100.0 * mu / q if q > 0 else float("nan")
     return ms(d[field])
+
+
+def has_field(d, field):
+    if field == "a64mapunmap_pct":
+        return "a64map_ns" in d and int(d.get("a64poke_n", 0)) > 0
+    return field in d
+
+
+def a64_rows(v, timed):
+    """the writes of one cell with the arm64 write timers on (TIMED) or
+    off; all of them where the boot did not switch them (no a64=)"""
+    if not any("a64" in d for d in v):
+        return v
+    return [d for d in v if d.get("a64") == ("1" if timed else "0")]
+
+
+def mapunmap_pct(v):
+    """map+unmap % of the queue of one label's writes V: the timed
+    writes' map and unmap (less one timestamp each) over the untimed
+    writes' queue; without untimed writes, over the timed queue less the
+    nine timestamps per write inside it"""
+    timed = [d for d in a64_rows(v, True) if has_field(d, "a64mapunmap_pct")]
+    untimed = a64_rows(v, False)
+    if not timed:
+        return []
+    if untimed is v or not untimed:
+        return [metric(d, "a64mapunmap_pct") for d in timed]
+    mu = median([(int(d["a64map_ns"]) + int(d["a64unmap_ns"])
+                  - 2 * int(d["a64null_ns"])) for d in timed])
+    q = median([int(d["queue_ns"]) for d in untimed])
+    return [100.0 * mu / q] if q > 0 else []
 
 
 def print_tables(rows, problems):
@@ -361,15 +429,29 @@ def print_tables(rows, problems):
                                        for d in v})
                         cpus = sorted({d["nproc"] for v in sel.values()
                                        for d in v})
-                        for col, field, _ in METRICS:
-                            vals = {lb: [metric(d, field) for d in v
-                                         if field in d]
-                                    for lb, v in sel.items()}
-                            if col in ("batches", "IPIs"):
+                        for col, field, _ in arch_metrics(arch):
+                            if col.endswith("timers on") and not any(
+                                    "a64" in d for v in sel.values()
+                                    for d in v):
+                                continue
+                            if field == "a64mapunmap_pct":
+                                vals = {lb: mapunmap_pct(v)
+                                        for lb, v in sel.items()}
+                            else:
+                                vals = {lb: [metric(d, field) for d in
+                                             (a64_rows(v, col in A64_TIMED)
+                                              if arch != "x86_64" else v)
+                                             if has_field(d, field)]
+                                        for lb, v in sel.items()}
+                            if arch != "x86_64" and \
+                                    not any(vals.values()):
+                                continue
+                            if col in COUNT_COLS:
                                 cells = [fmt(median(vals[lb])) for lb in labels]
                             else:
                                 cells = [cell(vals[lb]) for lb in labels]
                             rat = [ratio(median(vals[base]), median(vals[lb]))
+                                   if "%" not in col else "-"
                                    for lb in labels[1:]]
                             print(f"| {k} | {'/'.join(keys)} | {m} | "
                                   f"{','.join(cpus)} | {col} | "

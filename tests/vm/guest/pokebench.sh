@@ -32,6 +32,13 @@
 #       cal=.. us=.. [idle_ns=.. idle_spin=c0,c1,..] txn_ns=.. ... spin=c0,..
 #   (spin=: the kthreads' calls per CPU during the write; idle_spin: in the
 #   idle interval of idle_ns)
+# The same on every architecture the harness boots (DDCTL_ARCH=arm64: the
+# calls are the "Function call interrupts" row too, IPI1; the kernel's
+# line has no x86 batch numbers that mean anything there, all 0, and the
+# parts of each aarch64_insn_patch_text_nosync() instead, a64*_ns). With
+# /sys/kernel/debug/tpbench/a64 (arm64) each pair of transactions runs
+# twice, with those timers (a64=1 in the kernel's line) and without them
+# (a64=0: the transaction's and the queue's time without their cost).
 . /ddctl-tests/lib.sh
 
 NPROC=$(nproc)
@@ -68,6 +75,9 @@ PWS=0
 if [ "${DDCTL_PW:-0}" = 1 ]; then
 	[ -w $PW ] && PWS="0 1" || note "BENCH-ERR ddctl.pw=1 but no $PW"
 fi
+A64=$TPB/a64
+A64S=1
+[ -w $A64 ] && A64S="1 0"
 
 for K in $(echo "${DDCTL_KS:-100}" | tr ',' ' '); do
 	MOD=ddctl_sites_$K
@@ -97,8 +107,11 @@ for K in $(echo "${DDCTL_KS:-100}" | tr ',' ' '); do
 				set -- $(sed 's/ns=\([0-9]*\) spin=/\1 /' $TPB/spin)
 				idle="idle_ns=$1 idle_spin=$2"
 			fi
-			one_txn on "$ON" "$idle"
-			one_txn off "$OFF" "$idle"
+			for a64 in $A64S; do
+				[ "$A64S" = 1 ] || echo $a64 > $A64
+				one_txn on "$ON" "$idle"
+				one_txn off "$OFF" "$idle"
+			done
 			echo 0 > $RUN
 		done
 		done
