@@ -3,7 +3,8 @@
 # SPDX-FileCopyrightText: the ddctl authors
 """The benchmarks' printing and plotting code on the recorded raw data of
 tests/vm/bench/ (no QEMU, TAP): poke-bench.py --table-only prints every
-table with a row per recorded cell, and ipi-bench.py --plot draws one PNG
+table with a row per recorded cell, e2e-bench.py --table-only a row per
+recorded operation and both goals, and ipi-bench.py --plot draws one PNG
 per architecture of the recorded files (a SKIP where matplotlib is
 missing)."""
 import glob
@@ -48,6 +49,27 @@ for raw in poke_raws:
     check(f"{name}: the other CPUs' table has rows exactly when the spinners ran",
           "calls per ms" in out and spun == any(ln.startswith("| ") and " | on | " in ln
                                                 for ln in out.splitlines()), out[-2000:])
+
+e2e_raws = sorted(glob.glob(os.path.join(BENCH, "raw-e2e-*.txt")))
+check("e2e-bench raw data is recorded", e2e_raws, "no tests/vm/bench/raw-e2e-*.txt")
+for raw in e2e_raws:
+    name = os.path.basename(raw)
+    recs = [dict(kv.split("=", 1) for kv in ln.split()[1:] if "=" in kv)
+            for ln in open(raw) if ln.startswith("e2e ")]
+    rc, out, err = run(os.path.join(BENCH, "e2e-bench.py"), "--table-only", raw)
+    check(f"{name}: --table-only exits 0", rc == 0, err)
+    rows = [ln for ln in out.splitlines() if ln.startswith("| ")]
+    # every recorded (part, op, dir) has its row in its part's table
+    want = {(d["part"], d["op"], d["dir"]) for d in recs}
+    missing = [c for c in want if not any(ln.startswith(f"| {c[1]} | {c[2]} |")
+                                          for ln in rows)]
+    check(f"{name}: a row per recorded operation and direction ({len(want)})",
+          recs and not missing, f"missing {missing}\n{out[-2000:]}")
+    labels = sorted({d["label"] for d in recs})
+    check(f"{name}: every kind is a column ({', '.join(labels)})",
+          all(f"{lb} " in out for lb in labels), out[:2000])
+    check(f"{name}: both goals are reported",
+          "Goal 1" in out and "Goal 2" in out, out[-2000:])
 
 raws = sorted(glob.glob(os.path.join(BENCH, "raw-*.txt")))
 tmp = tempfile.mkdtemp(prefix="ddctl-plot-")
