@@ -60,9 +60,13 @@ in_config() {
 # follow the file; the page-wise text poking reads back what it wrote
 # with __text_poke()'s own BUG_ON() (1-tip/0005 on 7.2: the next step
 # must not write into a site whose INT3 did not land, and there is no
-# way back from a half-patched batch).
+# way back from a half-patched batch); checkpatch asks about MAINTAINERS
+# whenever a patch adds a file, and the files the series adds lie under
+# existing F: entries (tools/testing/selftests/dynamic_debug/ for the
+# netlink selftest of 4-netlink/0002).
 ACCEPTED_CHECKS='CHECK: extern prototypes should be avoided in .h files
-WARNING: Do not crash the kernel unless it is absolutely unavoidable'
+WARNING: Do not crash the kernel unless it is absolutely unavoidable
+WARNING: added, moved or deleted file(s), does MAINTAINERS need updating?'
 
 # checkpatch -q output -> its messages (a message and its context lines,
 # up to the blank line after it), accepted ones or the others
