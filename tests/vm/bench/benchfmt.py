@@ -1,7 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: the ddctl authors
-"""The numbers of the benchmarks' tables (poke-bench.py, e2e-bench.py):
-medians, a cell "median (min-max)", ratios; NaN prints as "-"."""
+"""What the benchmarks share (ipi-bench.py, poke-bench.py, e2e-bench.py):
+their raw lines' key=value fields, the kernels with the bench-only timing
+patches, and the numbers of their tables (medians, a cell "median
+(min-max)", ratios; NaN prints as "-")."""
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# the measurement patches: stock's and the series' (see RESULTS.md)
+TIMING_PATCH = os.path.join(HERE, "textpoke-timing.patch")
+TIMING_PATCH_V3 = os.path.join(HERE, "textpoke-timing-v3.patch")
+# kind: (build-kernel.sh's series or stock, the extra patches in order)
+TIMING_KINDS = {
+    "stock": ("stock", [TIMING_PATCH]),
+    "patched": ("patched", [TIMING_PATCH_V3]),
+}
+
+
+def parse_kv(s):
+    """the key=value fields of a raw line (words without "=" skipped)"""
+    return dict(kv.split("=", 1) for kv in s.split() if "=" in kv)
 
 
 def median(xs):

@@ -78,14 +78,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "harness"))
 import vmlib  # noqa: E402
-from benchfmt import cell, fmt, median, ratio  # noqa: E402
+from benchfmt import TIMING_KINDS, cell, fmt, median, parse_kv, ratio  # noqa: E402
 
-PATCH = os.path.join(HERE, "textpoke-timing.patch")
-PATCH_V3 = os.path.join(HERE, "textpoke-timing-v3.patch")
-KIND_PATCHES = {
-    "stock": ("stock", [PATCH]),
-    "patched": ("patched", [PATCH_V3]),
-}
+KIND_PATCHES = TIMING_KINDS
 
 # (part, op, dirs, needs netlink): the cells every boot must fill
 SET_OPS = [
@@ -112,10 +107,6 @@ RESTORE_OPS = [
 ]
 PART_OPS = {"set": SET_OPS, "restore": RESTORE_OPS}
 RATIO_OPS = ("raw", "ddctl", "ddctl-control", "ddctl-netlink", "check")
-
-
-def parse_kv(s):
-    return dict(kv.split("=", 1) for kv in s.split() if "=" in kv)
 
 
 def main():

@@ -68,12 +68,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "harness"))
 import vmlib  # noqa: E402
+from benchfmt import parse_kv  # noqa: E402
 
 BENCH_RE = re.compile(r"^BENCH (.*)$")
-
-
-def parse_kv(s):
-    return dict(kv.split("=", 1) for kv in s.split() if "=" in kv)
 
 
 def model(kind, m, keys):

@@ -72,22 +72,14 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "harness"))
 import vmlib  # noqa: E402
-from benchfmt import cell, fmt, median, ratio  # noqa: E402
+from benchfmt import (TIMING_KINDS, TIMING_PATCH, cell, fmt, median,  # noqa: E402
+                      parse_kv, ratio)
 
-PATCH = os.path.join(HERE, "textpoke-timing.patch")
-PATCH_V3 = os.path.join(HERE, "textpoke-timing-v3.patch")
 PAGEWISE_PROTO = os.path.join(HERE, "textpoke-pagewise.patch")
 # kind: (the series or stock, the extra patches in order)
-KIND_PATCHES = {
-    "stock": ("stock", [PATCH]),
-    "patched": ("patched", [PATCH_V3]),
-    "pagewise-proto": ("patched", [PATCH, PAGEWISE_PROTO]),
-}
+KIND_PATCHES = dict(TIMING_KINDS,
+                    **{"pagewise-proto": ("patched", [TIMING_PATCH, PAGEWISE_PROTO])})
 SPIN_SRC = os.path.join(HERE, "ddctl_spin")
-
-
-def parse_kv(s):
-    return dict(kv.split("=", 1) for kv in s.split() if "=" in kv)
 
 
 def kbuild_arch_args(kbuild):
@@ -171,7 +163,7 @@ def main():
         return 0
 
     vmlib.set_base(a.base)
-    os.environ["DDCTL_EXTRA_PATCHES"] = PATCH
+    os.environ["DDCTL_EXTRA_PATCHES"] = TIMING_PATCH
     kinds = a.kinds.split(",")
     labels = dict(x.split("=", 1) for x in a.labels.split(",") if x)
     ms = [int(x) for x in a.ms.split(",")]
