@@ -18,10 +18,10 @@
 #include "model/table.h"
 #include "util/util.h"
 
-/* A flag letter of a control-file line: every letter any kernel prints. */
+/* A flag letter of a control-file line: every letter any kernel prints ('_', the usual one, first). */
 static int site_flag_from_char(char c)
 {
-	return dd_flag_from_char(c);
+	return c == '_' ? 0 : dd_flag_from_char(c);
 }
 
 /*
