@@ -110,22 +110,45 @@ static size_t hash_str(const char *s)
 	return (size_t)(h ^ h >> 32);
 }
 
+/* Where @s is in @slot (@mask + 1 of them: value ids + 1, 0 free), or goes. */
+static size_t slot_of(const size_t *slot, size_t mask, const char *const *values,
+		      const char *s)
+{
+	size_t h = hash_str(s) & mask;
+
+	while (slot[h] && strcmp(values[slot[h] - 1], s))
+		h = (h + 1) & mask;
+	return h;
+}
+
+/* @slot twice as big, with the @n values placed again; NULL: no memory. */
+static size_t *grow_slots(size_t *slot, size_t *mask, const char *const *values,
+			  size_t n)
+{
+	size_t bigger = *mask * 2 + 1, v, *to = calloc(bigger + 1, sizeof(*to));
+
+	if (!to)
+		return NULL;
+	for (v = 0; v < n; v++)
+		to[slot_of(to, bigger, values, values[v])] = v + 1;
+	free(slot);
+	*mask = bigger;
+	return to;
+}
+
 /*
  * Each site's string of @key as a value id, 0, 1, ... in order of first
  * appearance; @values[id] is the string of the first site with it.
  * Neighbours often share a string (the kernel lists a module's sites
- * together): compared first, hashed only when they differ.
+ * together): compared first, hashed only when they differ. The hash
+ * table stays at most half full, its size a matter of distinct values.
  */
 static int intern(const struct ddctl_table *t, enum dd_key key,
 		  const char **values, size_t *id, size_t *nvalues)
 {
-	size_t nslots = 16, mask, h, i, n = 0, *slot;
+	size_t mask = 255, h, i, n = 0, *slot = calloc(mask + 1, sizeof(*slot)), *to;
 	const char *prev = NULL;
 
-	while (nslots < 2 * t->count)
-		nslots *= 2;
-	mask = nslots - 1;
-	slot = calloc(nslots, sizeof(*slot)); /* a value id + 1; 0: free */
 	if (!slot)
 		return -ENOMEM;
 	for (i = 0; i < t->count; i++) {
@@ -136,8 +159,16 @@ static int intern(const struct ddctl_table *t, enum dd_key key,
 			continue;
 		}
 		prev = s;
-		for (h = hash_str(s) & mask; slot[h] && strcmp(values[slot[h] - 1], s);)
-			h = (h + 1) & mask;
+		h = slot_of(slot, mask, values, s);
+		if (!slot[h] && 2 * (n + 1) > mask + 1) {
+			to = grow_slots(slot, &mask, values, n);
+			if (!to) {
+				free(slot);
+				return -ENOMEM;
+			}
+			slot = to;
+			h = slot_of(slot, mask, values, s);
+		}
 		if (!slot[h]) {
 			values[n] = s;
 			slot[h] = ++n;
