@@ -3,6 +3,7 @@
 /* Text safe on a terminal: UTF-8 sequences kept, other bytes escaped. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output/escape.h"
 
@@ -33,48 +34,82 @@ size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
+/* How many bytes at @p are printable ASCII, shown as they are. */
+static size_t plain_len(const unsigned char *p)
+{
+	size_t n = 0;
+
+	while (p[n] >= 0x20 && p[n] < 0x7f)
+		n++;
+	return n;
+}
+
 /*
- * The format as the control file shows it (escapes for \n \t \r), other
- * control bytes and bytes that are not UTF-8 as \xNN: safe on a terminal.
+ * The character at @p as the control file shows it (escapes for \n \t
+ * \r), other control bytes and bytes that are not UTF-8 as \xNN, into
+ * @out (at most 4 bytes and a NUL); returns how many bytes of @p it took.
  */
+static size_t escape_one(const unsigned char *p, char *out)
+{
+	size_t n = utf8_len(p);
+
+	if (*p == '\n')
+		strcpy(out, "\\n");
+	else if (*p == '\t')
+		strcpy(out, "\\t");
+	else if (*p == '\r')
+		strcpy(out, "\\r");
+	else if (n == 0 || *p < 0x20 || *p == 0x7f)
+		snprintf(out, 5, "\\x%02x", *p);
+	else
+		snprintf(out, 5, "%.*s", (int)n, (const char *)p);
+	return n ? n : 1;
+}
+
+/* The format escaped (escape_one()): safe on a terminal. */
 void print_escaped_format(FILE *f, const char *fmt)
 {
 	const unsigned char *p = (const unsigned char *)fmt;
+	char e[5];
 	size_t n;
 
 	while (*p) {
-		n = utf8_len(p);
-		if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p == '\r')
-			fputs("\\r", f);
-		else if (n == 0 || *p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
+		n = plain_len(p);
+		if (n) {
 			fwrite(p, 1, n, f);
-		p += n ? n : 1;
+			p += n;
+			continue;
+		}
+		p += escape_one(p, e);
+		fputs(e, f);
 	}
 }
 
 /* @s escaped as print_escaped_format() does, in "" with @quote; NULL: no memory. */
 char *cli_escape(const char *s, bool quote)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	const unsigned char *p = (const unsigned char *)s;
+	char *buf = malloc(4 * strlen(s) + 3), *out = buf, *fit;
+	size_t n;
 
-	if (!f)
+	if (!buf)
 		return NULL;
 	if (quote)
-		fputc('"', f);
-	print_escaped_format(f, s);
-	if (quote)
-		fputc('"', f);
-	if (fclose(f) != 0) {
-		free(buf);
-		return NULL;
+		*out++ = '"';
+	while (*p) {
+		n = plain_len(p);
+		if (n) {
+			memcpy(out, p, n);
+			out += n;
+			p += n;
+			continue;
+		}
+		p += escape_one(p, out);
+		out += strlen(out);
 	}
-	return buf;
+	if (quote)
+		*out++ = '"';
+	*out = '\0';
+	fit = realloc(buf, (size_t)(out - buf) + 1);
+	return fit ? fit : buf;
 }

@@ -7,11 +7,14 @@
  * values its most selective positive match-spec can match (a pattern's
  * literal prefix is a range of sorted values), or of its line range. The
  * candidates are checked with ddctl_query_matches(), so the index changes
- * the cost of a query, never its result. Built on first use; a table
- * derived from another (same sites, same order) uses its parent's.
+ * the cost of a query, never its result. Each part is built on first use
+ * (a key's strings compared once per distinct value, its sites then placed
+ * by counting); a table derived from another (same sites, same order) uses
+ * its parent's.
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +27,7 @@
 #include "util/util.h"
 
 struct dd_key_index {
+	bool built;
 	size_t nvalues;
 	const char **values; /* distinct, sorted */
 	size_t *start;       /* value v's sites: sites[start[v] .. start[v + 1]) */
@@ -31,7 +35,9 @@ struct dd_key_index {
 	size_t *rank;        /* per site: its value's id */
 };
 
+/* Each part is built when a caller first needs it. */
 struct dd_index {
+	const struct ddctl_table *t; /* the table whose sites these are */
 	struct dd_key_index key[DD_KEY_NR];
 	size_t nbase;
 	const char **base;  /* the files' basenames, sorted */
@@ -49,61 +55,178 @@ static const char *site_key(const struct ddctl_site *s, enum dd_key key)
 	}
 }
 
-struct sort_ctx {
-	const struct ddctl_site *sites;
-	enum dd_key key;
-};
-
-static int cmp_by_key(const void *pa, const void *pb, void *data)
+/*
+ * Stable counting sort: @out gets the @n site indices of @in (NULL: 0 to
+ * n - 1) ordered by @digit (below @nbuckets); @start, when given, gets
+ * each digit's first position and @start[nbuckets] = @n.
+ */
+static int sort_by_digit(const size_t *in, size_t n, size_t nbuckets,
+			 size_t (*digit)(const void *data, size_t site),
+			 const void *data, size_t *out, size_t *start)
 {
-	const struct sort_ctx *c = data;
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int r = strcmp(site_key(&c->sites[a], c->key), site_key(&c->sites[b], c->key));
+	size_t *pos = calloc(nbuckets + 1, sizeof(*pos)), i, d, sum = 0, c;
 
-	return r ? r : (a > b) - (a < b);
+	if (!pos)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		pos[digit(data, in ? in[i] : i)]++;
+	for (d = 0; d <= nbuckets; d++) {
+		c = pos[d];
+		pos[d] = sum;
+		sum += c;
+	}
+	if (start)
+		memcpy(start, pos, (nbuckets + 1) * sizeof(*start));
+	for (i = 0; i < n; i++) {
+		size_t s = in ? in[i] : i;
+
+		out[pos[digit(data, s)]++] = s;
+	}
+	free(pos);
+	return 0;
 }
 
-static int cmp_by_line(const void *pa, const void *pb, void *data)
+static size_t rank_digit(const void *data, size_t site)
 {
-	const struct ddctl_site *sites = data;
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-
-	if (sites[a].line != sites[b].line)
-		return sites[a].line > sites[b].line ? 1 : -1;
-	return (a > b) - (a < b);
+	return ((const size_t *)data)[site];
 }
 
+static size_t line_low_digit(const void *data, size_t site)
+{
+	return ((const struct ddctl_site *)data)[site].line & 0xffff;
+}
+
+static size_t line_high_digit(const void *data, size_t site)
+{
+	return ((const struct ddctl_site *)data)[site].line >> 16;
+}
+
+static size_t hash_str(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)(h ^ h >> 32);
+}
+
+/* Where @s is in @slot (@mask + 1 of them: value ids + 1, 0 free), or goes. */
+static size_t slot_of(const size_t *slot, size_t mask, const char *const *values,
+		      const char *s)
+{
+	size_t h = hash_str(s) & mask;
+
+	while (slot[h] && strcmp(values[slot[h] - 1], s))
+		h = (h + 1) & mask;
+	return h;
+}
+
+/* @slot twice as big, with the @n values placed again; NULL: no memory. */
+static size_t *grow_slots(size_t *slot, size_t *mask, const char *const *values,
+			  size_t n)
+{
+	size_t bigger = *mask * 2 + 1, v, *to = calloc(bigger + 1, sizeof(*to));
+
+	if (!to)
+		return NULL;
+	for (v = 0; v < n; v++)
+		to[slot_of(to, bigger, values, values[v])] = v + 1;
+	free(slot);
+	*mask = bigger;
+	return to;
+}
+
+/*
+ * Each site's string of @key as a value id, 0, 1, ... in order of first
+ * appearance; @values[id] is the string of the first site with it.
+ * Neighbours often share a string (the kernel lists a module's sites
+ * together): compared first, hashed only when they differ. The hash
+ * table stays at most half full, its size a matter of distinct values.
+ */
+static int intern(const struct ddctl_table *t, enum dd_key key,
+		  const char **values, size_t *id, size_t *nvalues)
+{
+	size_t mask = 255, h, i, n = 0, *slot = calloc(mask + 1, sizeof(*slot)), *to;
+	const char *prev = NULL;
+
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < t->count; i++) {
+		const char *s = site_key(&t->sites[i], key);
+
+		if (prev && (s == prev || !strcmp(s, prev))) {
+			id[i] = id[i - 1];
+			continue;
+		}
+		prev = s;
+		h = slot_of(slot, mask, values, s);
+		if (!slot[h] && 2 * (n + 1) > mask + 1) {
+			to = grow_slots(slot, &mask, values, n);
+			if (!to) {
+				free(slot);
+				return -ENOMEM;
+			}
+			slot = to;
+			h = slot_of(slot, mask, values, s);
+		}
+		if (!slot[h]) {
+			values[n] = s;
+			slot[h] = ++n;
+		}
+		id[i] = slot[h] - 1;
+	}
+	free(slot);
+	*nvalues = n;
+	return 0;
+}
+
+static int cmp_value(const void *pa, const void *pb, void *data)
+{
+	const char *const *values = data;
+
+	return strcmp(values[*(const size_t *)pa], values[*(const size_t *)pb]);
+}
+
+/*
+ * The key's distinct values sorted (the strings compared once per value,
+ * not per site) and its sites by value, in table order within a value.
+ */
 static int build_key(const struct ddctl_table *t, enum dd_key key,
 		     struct dd_key_index *k)
 {
-	struct sort_ctx c = { t->sites, key };
-	size_t i, v = 0;
+	size_t n = t->count, i, v, *order = NULL, *rank_of = NULL;
+	const char **seen = NULL;
+	int r;
 
-	k->sites = malloc((t->count + 1) * sizeof(*k->sites));
-	k->values = malloc((t->count + 1) * sizeof(*k->values));
-	k->start = malloc((t->count + 2) * sizeof(*k->start));
-	if (!k->sites || !k->values || !k->start)
-		return -ENOMEM;
-	for (i = 0; i < t->count; i++)
-		k->sites[i] = i;
-	qsort_r(k->sites, t->count, sizeof(*k->sites), cmp_by_key, &c);
-	for (i = 0; i < t->count; i++) {
-		const char *s = site_key(&t->sites[k->sites[i]], key);
-
-		if (v == 0 || strcmp(k->values[v - 1], s)) {
-			k->values[v] = s;
-			k->start[v++] = i;
-		}
+	k->rank = malloc((n + 1) * sizeof(*k->rank));
+	k->sites = malloc((n + 1) * sizeof(*k->sites));
+	seen = malloc((n + 1) * sizeof(*seen));
+	r = k->rank && k->sites && seen ? intern(t, key, seen, k->rank, &k->nvalues) : -ENOMEM;
+	if (!r) {
+		order = malloc((k->nvalues + 1) * sizeof(*order));
+		rank_of = malloc((k->nvalues + 1) * sizeof(*rank_of));
+		k->values = malloc((k->nvalues + 1) * sizeof(*k->values));
+		k->start = malloc((k->nvalues + 1) * sizeof(*k->start));
+		r = order && rank_of && k->values && k->start ? 0 : -ENOMEM;
 	}
-	k->start[v] = t->count;
-	k->nvalues = v;
-	k->rank = malloc((t->count + 1) * sizeof(*k->rank));
-	if (!k->rank)
-		return -ENOMEM;
-	for (v = 0; v < k->nvalues; v++)
-		for (i = k->start[v]; i < k->start[v + 1]; i++)
-			k->rank[k->sites[i]] = v;
-	return 0;
+	if (!r) {
+		for (v = 0; v < k->nvalues; v++)
+			order[v] = v;
+		qsort_r(order, k->nvalues, sizeof(*order), cmp_value, seen);
+		for (v = 0; v < k->nvalues; v++) {
+			rank_of[order[v]] = v;
+			k->values[v] = seen[order[v]];
+		}
+		for (i = 0; i < n; i++)
+			k->rank[i] = rank_of[k->rank[i]];
+		r = sort_by_digit(NULL, n, k->nvalues, rank_digit, k->rank,
+				  k->sites, k->start);
+	}
+	free(order);
+	free(rank_of);
+	free(seen);
+	k->built = r == 0;
+	return r;
 }
 
 static const char *basename_of(const char *file)
@@ -140,6 +263,42 @@ static int build_bases(struct dd_index *x)
 	return 0;
 }
 
+/* The sites by line, in table order within a line: 16 bits at a time. */
+static int build_lines(struct dd_index *x)
+{
+	const struct ddctl_table *t = x->t;
+	unsigned int max = 0;
+	size_t i, *tmp;
+	int r;
+
+	for (i = 0; i < t->count; i++)
+		if (t->sites[i].line > max)
+			max = t->sites[i].line;
+	x->by_line = malloc((t->count + 1) * sizeof(*x->by_line));
+	tmp = malloc((t->count + 1) * sizeof(*tmp));
+	r = x->by_line && tmp ? 0 : -ENOMEM;
+	if (!r && max <= 0xffff)
+		r = sort_by_digit(NULL, t->count, max + 1, line_low_digit, t->sites,
+				  x->by_line, NULL);
+	else if (!r)
+		r = sort_by_digit(NULL, t->count, 0x10000, line_low_digit, t->sites,
+				  tmp, NULL);
+	if (!r && max > 0xffff)
+		r = sort_by_digit(tmp, t->count, (max >> 16) + 1, line_high_digit,
+				  t->sites, x->by_line, NULL);
+	free(tmp);
+	return r;
+}
+
+static void key_free(struct dd_key_index *k)
+{
+	free(k->values);
+	free(k->start);
+	free(k->sites);
+	free(k->rank);
+	memset(k, 0, sizeof(*k));
+}
+
 static void index_free(void *p)
 {
 	struct dd_index *x = p;
@@ -147,12 +306,8 @@ static void index_free(void *p)
 
 	if (!x)
 		return;
-	for (k = 0; k < DD_KEY_NR; k++) {
-		free(x->key[k].values);
-		free(x->key[k].start);
-		free(x->key[k].sites);
-		free(x->key[k].rank);
-	}
+	for (k = 0; k < DD_KEY_NR; k++)
+		key_free(&x->key[k]);
 	free(x->base);
 	free(x->base_file);
 	free(x->by_line);
@@ -162,8 +317,6 @@ static void index_free(void *p)
 static struct dd_index *index_get(struct ddctl_table *t)
 {
 	struct dd_index *x;
-	size_t i;
-	int k, r = 0;
 
 	if (t->parent && t->parent->count == t->count)
 		return index_get(t->parent);
@@ -172,21 +325,48 @@ static struct dd_index *index_get(struct ddctl_table *t)
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return NULL;
+	x->t = t;
 	x->nsites = t->count;
-	for (k = 0; !r && k < DD_KEY_NR; k++)
-		r = build_key(t, k, &x->key[k]);
-	if (!r)
-		r = build_bases(x);
-	x->by_line = r ? NULL : malloc((t->count + 1) * sizeof(*x->by_line));
-	if (r || !x->by_line) {
-		index_free(x);
-		return NULL;
-	}
-	for (i = 0; i < t->count; i++)
-		x->by_line[i] = i;
-	qsort_r(x->by_line, t->count, sizeof(*x->by_line), cmp_by_line, t->sites);
 	table_set_index(t, x, index_free);
 	return x;
+}
+
+/* @x's index of @key, built on first use; NULL: no memory */
+static struct dd_key_index *key_get(struct dd_index *x, enum dd_key key)
+{
+	struct dd_key_index *k = &x->key[key];
+
+	if (!k->built && build_key(x->t, key, k) < 0)
+		key_free(k);
+	return k->built ? k : NULL;
+}
+
+/* The files' basenames sorted, built on first use. */
+static int bases_get(struct dd_index *x)
+{
+	if (x->base)
+		return 0;
+	if (!key_get(x, DD_KEY_FILE) || build_bases(x) < 0) {
+		free(x->base);
+		free(x->base_file);
+		x->base = NULL;
+		x->base_file = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The sites by line, built on first use. */
+static int lines_get(struct dd_index *x)
+{
+	if (x->by_line)
+		return 0;
+	if (build_lines(x) < 0) {
+		free(x->by_line);
+		x->by_line = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* The first of @n sorted strings not below @s (compared on @len bytes). */
@@ -258,14 +438,18 @@ static int cmp_size(const void *a, const void *b)
 static int key_values(struct dd_index *x, enum dd_key key, const char *pattern,
 		      struct idlist *out)
 {
-	struct dd_key_index *k = &x->key[key];
+	struct dd_key_index *k = key_get(x, key);
 	size_t i, n = 0;
 	int r;
 
+	if (!k)
+		return -ENOMEM;
 	r = match_range(k->values, k->nvalues, NULL, pattern, out);
 	if (r || key != DD_KEY_FILE)
 		return r;
-	r = match_range(x->base, x->nbase, x->base_file, pattern, out);
+	r = bases_get(x);
+	if (!r)
+		r = match_range(x->base, x->nbase, x->base_file, pattern, out);
 	if (r)
 		return r;
 	if (out->n < 2) /* (qsort() on a NULL array is undefined) */
@@ -351,6 +535,8 @@ int index_query_sites(struct ddctl_table *t, const struct ddctl_query *q,
 			best = k;
 		}
 	}
+	if (!r && (q->first_line || q->last_line))
+		r = lines_get(x);
 	if (!r && (q->first_line || q->last_line)) {
 		lo = line_bound(t, x, q->first_line);
 		hi = q->last_line && q->last_line < UINT_MAX ?
@@ -379,31 +565,32 @@ int index_query_sites(struct ddctl_table *t, const struct ddctl_query *q,
 const char *const *index_values(struct ddctl_table *t, enum dd_key key, size_t *n)
 {
 	struct dd_index *x = index_get(t);
+	struct dd_key_index *k = x ? key_get(x, key) : NULL;
 
-	*n = x ? x->key[key].nvalues : 0;
-	return x ? x->key[key].values : NULL;
+	*n = k ? k->nvalues : 0;
+	return k ? k->values : NULL;
 }
 
 const size_t *index_ranks(struct ddctl_table *t, enum dd_key key)
 {
 	struct dd_index *x = index_get(t);
+	struct dd_key_index *k = x ? key_get(x, key) : NULL;
 
-	return x ? x->key[key].rank : NULL;
+	return k ? k->rank : NULL;
 }
 
 bool index_has_value(struct ddctl_table *t, enum dd_key key, const char *value)
 {
 	struct dd_index *x = index_get(t);
-	struct dd_key_index *k;
+	struct dd_key_index *k = x ? key_get(x, key) : NULL;
 	size_t i;
 
-	if (!x) {
+	if (!k) {
 		for (i = 0; i < t->count; i++)
 			if (!strcmp(site_key(&t->sites[i], key), value))
 				return true;
 		return false;
 	}
-	k = &x->key[key];
 	i = lower_bound(k->values, k->nvalues, value, strlen(value) + 1);
 	return i < k->nvalues && !strcmp(k->values[i], value);
 }

@@ -466,8 +466,13 @@ int query_build_canonical(struct ddctl_query *q)
 
 		if (!q->spec[s] || (s == DD_SPEC_FUNC && merge_func))
 			continue;
-		r = strbuf_addf(&sb, "%s%s ", q->negated[s] ? "!" : "",
-				spec_names[s]);
+		/* strbuf_adds(), not strbuf_addf(): a save restored spells thousands */
+		if (q->negated[s])
+			r = strbuf_addch(&sb, '!');
+		if (r == 0)
+			r = strbuf_adds(&sb, spec_names[s]);
+		if (r == 0)
+			r = strbuf_addch(&sb, ' ');
 		if (r == 0 && s == DD_SPEC_FORMAT) {
 			r = add_format_word(&sb, q->spec[s]);
 		} else if (r == 0 && s == DD_SPEC_FILE && (merge_line || merge_func)) {
@@ -484,8 +489,13 @@ int query_build_canonical(struct ddctl_query *q)
 		if (r == 0)
 			r = strbuf_addch(&sb, ' ');
 	}
-	if (r == 0 && lines[0] && !merge_line)
-		r = strbuf_addf(&sb, "line %s ", lines);
+	if (r == 0 && lines[0] && !merge_line) {
+		r = strbuf_adds(&sb, "line ");
+		if (r == 0)
+			r = strbuf_adds(&sb, lines);
+		if (r == 0)
+			r = strbuf_addch(&sb, ' ');
+	}
 	if (r == 0 && q->has_flags) {
 		ddctl_flags_format(q->flags, flags);
 		flags[0] = q->op;

@@ -48,7 +48,7 @@ static int restore_set(struct ddctl_ctx *ctx, struct ddctl_table *now,
 	struct strbuf sb = { 0 };
 	struct ddctl_queryset *set = NULL;
 	char flags[DDCTL_FLAGS_BUFSZ];
-	bool *sel = NULL, *ok = NULL;
+	bool *sel = NULL, *ok = NULL, wanted[DD_FLAGS_ALL + 1] = { false };
 	unsigned int f;
 	size_t s;
 	int r;
@@ -60,9 +60,15 @@ static int restore_set(struct ddctl_ctx *ctx, struct ddctl_table *now,
 	r = rs.selected && rs.want && sel && ok ? 0 : -ENOMEM;
 	if (!r)
 		r = table_diff(want, NULL, now, note_restore, &rs);
+	for (s = 0; !r && s < now->count; s++)
+		if (rs.selected[s] && rs.want[s] <= DD_FLAGS_ALL)
+			wanted[rs.want[s]] = true;
 	/* one group of queries per target flag value: "=flags" */
 	for (f = 0; !r && f <= DD_FLAGS_ALL; f++) {
 		bool any = false;
+
+		if (!wanted[f])
+			continue;
 
 		for (s = 0; s < now->count; s++) {
 			sel[s] = rs.selected[s] && rs.want[s] == f;

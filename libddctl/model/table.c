@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,10 +18,10 @@
 #include "model/table.h"
 #include "util/util.h"
 
-/* A flag letter of a control-file line: every letter any kernel prints. */
+/* A flag letter of a control-file line: every letter any kernel prints ('_', the usual one, first). */
 static int site_flag_from_char(char c)
 {
-	return dd_flag_from_char(c);
+	return c == '_' ? 0 : dd_flag_from_char(c);
 }
 
 /*
@@ -41,10 +42,14 @@ static void unescape_format(char *s, enum escapes style)
 {
 	static const char octal[][4] = { "011", "012", "015", "042" };
 	static const char octal_to[] = { '\t', '\n', '\r', '"' };
-	char *out = s;
+	char *out;
 	size_t i;
 
-	for (; *s; s++) {
+	/* bytes before the first backslash stay where they are */
+	s = strchr(s, '\\');
+	if (!s)
+		return;
+	for (out = s; *s; s++) {
 		if (*s != '\\') {
 			*out++ = *s;
 			continue;
@@ -67,25 +72,24 @@ static void unescape_format(char *s, enum escapes style)
 	*out = '\0';
 }
 
-/* How often @needle occurs in @hay, in one pass (strstr() per match is quadratic under ASan). */
-static size_t count_str(const char *hay, const char *needle)
-{
-	size_t n = 0, len = strlen(needle);
-
-	for (; *hay; hay++)
-		if (*hay == *needle && !strncmp(hay, needle, len))
-			n++;
-	return n;
-}
-
 /*
  * Which kernel printed @text: nearly every format ends in a newline, which
- * 6.1+ prints as \n" and older kernels as \012".
+ * 6.1+ prints as \n" and older kernels as \012". Both end in a quote, so
+ * one pass from quote to quote counts both.
  */
 static enum escapes detect_escapes(const char *text)
 {
-	return count_str(text, "\\012\"") > count_str(text, "\\n\"") ?
-	       ESCAPES_OCTAL : ESCAPES_SPACE;
+	size_t space = 0, octal = 0, at;
+	const char *q;
+
+	for (q = text; (q = strchr(q, '"')); q++) {
+		at = (size_t)(q - text);
+		if (at >= 2 && q[-2] == '\\' && q[-1] == 'n')
+			space++;
+		if (at >= 4 && !memcmp(q - 4, "\\012", 4))
+			octal++;
+	}
+	return octal > space ? ESCAPES_OCTAL : ESCAPES_SPACE;
 }
 
 static int parse_class(char *s, struct ddctl_site *site)
@@ -115,11 +119,34 @@ static int parse_class(char *s, struct ddctl_site *site)
 	return -1;
 }
 
+/*
+ * A line number: plain decimal digits that fit read here; anything else
+ * as strtoul() takes it (signs, spaces, overflow), as always.
+ */
+static int parse_lineno(const char *s, unsigned int *line)
+{
+	unsigned long lineno;
+	uint64_t v = 0;
+	const char *p;
+	char *end;
+
+	for (p = s; *p >= '0' && *p <= '9' && v <= 0xffffffffU; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (p != s && !*p && v <= 0xffffffffU) {
+		*line = (unsigned int)v;
+		return 0;
+	}
+	lineno = strtoul(s, &end, 10);
+	if (end == s || *end || lineno > 0xffffffffUL)
+		return -1;
+	*line = (unsigned int)lineno;
+	return 0;
+}
+
 /* Parse one NUL-terminated line in place. */
 static int parse_line(char *line, struct ddctl_site *site, enum escapes style)
 {
-	char *sp, *colon, *p, *end, *q;
-	unsigned long lineno;
+	char *sp, *colon, *p, *q;
 	int bit;
 
 	site->class_id = -1;
@@ -131,11 +158,9 @@ static int parse_line(char *line, struct ddctl_site *site, enum escapes style)
 	if (!colon || colon == line)
 		return -1;
 	*colon = '\0';
-	lineno = strtoul(colon + 1, &end, 10);
-	if (end == colon + 1 || *end || lineno > 0xffffffffUL)
+	if (parse_lineno(colon + 1, &site->line) < 0)
 		return -1;
 	site->file = line;
-	site->line = (unsigned int)lineno;
 	p = strrchr(line, '/');
 	site->basename = p ? p + 1 : line;
 

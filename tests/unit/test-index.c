@@ -118,12 +118,68 @@ static void test_captures(void **state)
 	ddctl_unref(ctx);
 }
 
+/* Each key's values sorted and distinct, and each site's rank naming its own value */
+static void test_ranks(void **state)
+{
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = debian_table(ctx);
+	const char *const *v;
+	const size_t *rank;
+	size_t n, i;
+	int k;
+
+	for (k = 0; k < DD_KEY_NR; k++) {
+		v = index_values(t, k, &n);
+		rank = index_ranks(t, k);
+		assert_non_null(v);
+		assert_non_null(rank);
+		for (i = 1; i < n; i++)
+			assert_true(strcmp(v[i - 1], v[i]) < 0);
+		for (i = 0; i < t->count; i++) {
+			const struct ddctl_site *s = &t->sites[i];
+
+			assert_true(rank[i] < n);
+			assert_string_equal(v[rank[i]], k == DD_KEY_MODULE ? s->module :
+					    k == DD_KEY_FILE ? s->file : s->function);
+		}
+	}
+	assert_int_equal(n, 15366); /* the distinct function names, as sort -u counts them */
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
+/* Line numbers past 16 bits, out of order, repeated */
+static void test_big_lines(void **state)
+{
+	static const char txt[] =
+		"a.c:70000 [m]f =_ \"x\"\n"
+		"a.c:65536 [m]f =_ \"x\"\n"
+		"b.c:1 [n]g =_ \"x\"\n"
+		"b.c:4294967295 [n]g =_ \"x\"\n"
+		"b.c:65535 [n]g =_ \"x\"\n"
+		"a.c:65536 [m]h =_ \"y\"\n"
+		"c.c:131072 [o]f =_ \"x\"\n"
+		"c.c:65537 [o]f =_ \"x\"\n"
+		"c.c:3 [o]f =_ \"x\"\n";
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = NULL;
+
+	assert_int_equal(ddctl_table_new_from_buffer(ctx, txt, strlen(txt), &t), 0);
+	check_same(t, "line 65536 +p; line 65535-65537 +p; line 70000- +p; line -65535 +p");
+	check_same(t, "line 4294967295 +p; line 2-131072 +p; line 131073- +p; line 1 +p");
+	check_same(t, "module m line 65536 +p; file c.c line 4-131072 +p; func f line 3 +p");
+	ddctl_table_unref(t);
+	ddctl_unref(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_debian),
 		cmocka_unit_test(test_every_value),
 		cmocka_unit_test(test_captures),
+		cmocka_unit_test(test_ranks),
+		cmocka_unit_test(test_big_lines),
 	};
 
 	return cmocka_run_group_tests_name("index", tests, NULL, NULL);

@@ -183,6 +183,10 @@ static void test_bad_lines(void **state)
 		"foo.c:12 [m]f =p x\n",           /* no quote */
 		"foo.c:12 [m]f =p \"x\" junk\n",  /* trailing junk */
 		"foo.c:x12 [m]f =p \"x\"\n",      /* bad number */
+		"foo.c:12x [m]f =p \"x\"\n",      /* junk after the number */
+		"foo.c: [m]f =p \"x\"\n",         /* empty number */
+		"foo.c:4294967296 [m]f =p \"x\"\n",            /* above 32 bits */
+		"foo.c:99999999999999999999999 [m]f =p \"x\"\n", /* above 64 bits */
 		"foo.c:12 [m]f =p \"x\" class:\n",/* empty class */
 	};
 	struct ddctl_ctx *ctx = test_ctx();
@@ -195,6 +199,24 @@ static void test_bad_lines(void **state)
 		assert_null(t);
 	}
 	assert_int_equal(ddctl_table_new_from_buffer(ctx, "a\0b", 3, &t), -EBADMSG);
+	ddctl_unref(ctx);
+}
+
+/* Line numbers: the whole 32-bit range, leading zeros */
+static void test_line_numbers(void **state)
+{
+	static const char txt[] = "a.c:4294967295 [m]f =_ \"x\"\n"
+				  "a.c:007 [m]f =_ \"x\"\n"
+				  "a.c:0 [m]f =_ \"x\"\n";
+	struct ddctl_ctx *ctx = test_ctx();
+	struct ddctl_table *t = NULL;
+
+	assert_int_equal(ddctl_table_new_from_buffer(ctx, txt, strlen(txt), &t), 0);
+	assert_int_equal(ddctl_table_get_count(t), 3);
+	assert_int_equal(ddctl_site_get_line(ddctl_table_get_site(t, 0)), 4294967295U);
+	assert_int_equal(ddctl_site_get_line(ddctl_table_get_site(t, 1)), 7);
+	assert_int_equal(ddctl_site_get_line(ddctl_table_get_site(t, 2)), 0);
+	ddctl_table_unref(t);
 	ddctl_unref(ctx);
 }
 
@@ -308,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_format_queries_on_raw_bytes),
 		cmocka_unit_test(test_debian_raw_backslashes),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_line_numbers),
 		cmocka_unit_test(test_empty_and_header),
 		cmocka_unit_test(test_stack_flag),
 		cmocka_unit_test(test_missing_file),
