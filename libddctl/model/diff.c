@@ -90,15 +90,6 @@ static size_t *sorted_index(struct ddctl_table *t)
 	return idx;
 }
 
-static bool same_identity(const struct ddctl_site *a, const struct ddctl_site *b)
-{
-	return a->line == b->line &&
-	       (a->module == b->module || !strcmp(a->module, b->module)) &&
-	       (a->file == b->file || !strcmp(a->file, b->file)) &&
-	       (a->function == b->function || !strcmp(a->function, b->function)) &&
-	       (a->format == b->format || !strcmp(a->format, b->format));
-}
-
 /* Has @now @want's sites, in @want's order (a read-back, a derived table)? */
 static bool same_sites(const struct ddctl_table *want, const struct ddctl_table *now)
 {
@@ -107,7 +98,7 @@ static bool same_sites(const struct ddctl_table *want, const struct ddctl_table 
 	if (want->count != now->count)
 		return false;
 	for (i = 0; i < want->count; i++)
-		if (!same_identity(&want->sites[i], &now->sites[i]))
+		if (cmp_identity(&want->sites[i], &now->sites[i]))
 			return false;
 	return true;
 }
