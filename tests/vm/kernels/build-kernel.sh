@@ -10,7 +10,7 @@
 # in kernel-patches/$BASE/ on top (with kconfig-patched.fragment: its KUnit
 # suites); "part1" applies only the entries of
 # the series listed in $DDCTL_PART1_PATCHES (default: the RFC's part, the
-# first two patches of 1-tip/ and of 2-dyndbg/: queued static keys,
+# first two patches of 1-tip/ and 2-dyndbg/0002-0003: queued static keys,
 # sorting, dynamic debug queueing, negation; for the benchmark; the key
 # lists exactly the patches applied).
 #
@@ -121,7 +121,7 @@ if [ "$KIND" != stock ] && [ "$KIND" != stock-debug ]; then
 	done < "$PATCHDIR/series"
 	[ ${#patches[@]} -gt 0 ] || die "$PATCHDIR/series lists no patches"
 	if [ "$KIND" = part1 ]; then
-		want=${DDCTL_PART1_PATCHES:-1-tip/0001-* 1-tip/0002-* 2-dyndbg/0001-* 2-dyndbg/0002-*}
+		want=${DDCTL_PART1_PATCHES:-1-tip/0001-* 1-tip/0002-* 2-dyndbg/0002-* 2-dyndbg/0003-*}
 		p1=()
 		for p in "${patches[@]}"; do
 			for w in $want; do
