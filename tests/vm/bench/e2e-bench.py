@@ -372,18 +372,20 @@ def print_tables(rows, infos, problems):
                           f"{'met' if r2 == r2 and r2 <= 1.5 else 'missed'} |")
         print("\nddctl's share (part 1, median ms): wall of the control-file "
               "set minus the kernel's txn of its write; reading the table "
-              "(list), the kernel's text alone (cat), the process start "
+              "(list), the kernel's text alone (cat), the netlink dump printed "
+              "as control-file lines (nldump), the process start "
               "(version), reading and planning (check)\n")
         print("| kernel | ddctl-control on: wall | its txn | wall - txn | "
-              "list-control | list-netlink | cat | check | version | empty |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+              "list-control | list-netlink | cat | nldump | check | version "
+              "| empty |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for c in cols:
             w = median(sel(c, "set", "ddctl-control", "on"))
             t = median(sel(c, "set", "ddctl-control", "on", "txn_ns"))
             print(f"| {name(c)} | {fmt(w)} | {fmt(t)} | {fmt(w - t)} | "
                   + " | ".join(fmt(median(sel(c, "set", op, d))) for op, d in
                                (("list-control", "-"), ("list-netlink", "-"),
-                                ("cat", "-"), ("check", "on"),
+                                ("cat", "-"), ("nldump", "-"), ("check", "on"),
                                 ("version", "-"), ("empty", "-"))) + " |")
     if any(d["part"] == "restore" for d in rows):
         print("\nPart 2: the restore of a saved state\n")
@@ -449,6 +451,26 @@ def print_tables(rows, infos, problems):
                   f"{fmt(pt)} | {ratio(rt, pt, 2)} | {goal} | "
                   f"{fmt(st)} ({writes(c, 'saved-raw')}) | {ratio(st, pt, 2)} | "
                   f"{fmt(rw)} | {ratio(rw, rt, 2)} |")
+        parts = ("queue_ns", "apply_ns", "ddebug_lock_ns")
+        if any(d.get(parts[0]) for d in rows):
+            print("\nWhere the kernel's time goes (median ms, summed over "
+                  "the writes): the jump label queue and apply calls, the "
+                  "hold of ddebug_lock (matching, queueing and applying), "
+                  "and the rest of the write (txn - ddebug_lock: parsing, "
+                  "the copy from user space)\n")
+            print("| kernel | op | txn | ddebug_lock | of it queue | of it apply "
+                  "| ddebug_lock - queue - apply | txn - ddebug_lock |")
+            print("|---|---|---|---|---|---|---|---|")
+            for c in cols:
+                for op, dirn in (("restore-raw", "on"), ("saved-raw", "on"),
+                                 ("allp", "on"), ("allm", "off")):
+                    t, q, a, lk = (median(sel(c, "restore", op, dirn, f))
+                                   for f in ("txn_ns",) + parts)
+                    if q != q:
+                        continue
+                    print(f"| {name(c)} | {op} | {fmt(t)} | {fmt(lk)} | "
+                          f"{fmt(q)} | {fmt(a)} | {fmt(lk - q - a)} | "
+                          f"{fmt(t - lk)} |")
     vmlib.print_problems(problems)
 
 

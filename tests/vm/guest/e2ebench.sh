@@ -24,6 +24,8 @@
 #             ddctl_sites_20000 > a file on tmpfs (ddctl reads the whole
 #             table; its lines are counted after the bracket)
 #   cat       cat control > /dev/null (the kernel's text of the table alone)
+#   nldump    the netlink dump of every site, printed as control-file
+#             lines (tests/vm/guest/nldump.c; netlink kernels only)
 #   version   ddctl --version > /dev/null (the process start alone)
 #   empty     an empty bracket (the cost of the bracket itself)
 # After every set the sites of ddctl_sites_20000 are counted (all on / all
@@ -53,7 +55,8 @@
 # of 4095 and one of 4096 bytes.
 #
 # Lines: @@DDCTL@@ NOTE E2E part=.. op=.. dir=.. rep=.. us=.. rc=.. ok=0|1
-#   [txn_ns=..] [writes=..] [sites=..] nproc=..
+#   [txn_ns=..] [writes=..] [sites=..] [queue_ns=.. apply_ns=..
+#   ddebug_lock_ns=..: restore-raw, saved-raw, allp, allm] nproc=..
 # and E2E-INFO lines (sizes, limits); BENCH-ERR on a wrong state.
 . /ddctl-tests/lib.sh
 
@@ -65,6 +68,15 @@ W=/tmp/e2e
 mkdir -p $W
 
 txn() { sed -n 's/^txn_ns=\([0-9]*\) .*/\1/p' $TPB/last; }
+# tpb NAME: NAME_ns of the last write (queue, apply: the jump label
+# calls; ddebug_lock: its hold times, the matching and the queueing)
+tpb() { sed -n "s/.* $1_ns=\([0-9]*\).*/\1/p" $TPB/last; }
+# the parts of the last write(s), for emit
+parts() { echo "queue_ns=$QSUM apply_ns=$ASUM ddebug_lock_ns=$LSUM"; }
+sum_parts() {
+	QSUM=$((QSUM + $(tpb queue))) ASUM=$((ASUM + $(tpb apply)))
+	LSUM=$((LSUM + $(tpb ddebug_lock)))
+}
 
 # sites of module $1 whose flags contain p; class-less sites of module $1
 count_p() { control | awk -v a="[$1]" 'index($2, a) == 1 && $3 ~ /p/' | wc -l; }
@@ -112,12 +124,13 @@ split_writes() {
 
 # write_chunks PREFIX: each $W/PREFIX.* as one write; sets US RC TXSUM NW
 write_chunks() {
-	TXSUM=0 NW=0 RC=0
+	TXSUM=0 NW=0 RC=0 QSUM=0 ASUM=0 LSUM=0
 	t0=$(now_us)
 	for f in $W/$1.*; do
 		[ -f "$f" ] || continue
 		dd if=$f of=$CONTROL bs=8192 conv=notrunc 2>/dev/null || RC=1
 		TXSUM=$((TXSUM + $(txn))) NW=$((NW + 1))
+		sum_parts
 	done
 	t1=$(now_us)
 	US=$((t1 - t0))
@@ -193,6 +206,14 @@ part_set() {
 		done
 		timed cat $CONTROL
 		emit set cat - $r $US $RC 1 "bytes=$(wc -c < $W/out.txt)"
+		# the kernel's dump over netlink, each site printed as a
+		# control-file line by libddctl (no table, no plan)
+		if [ $NL = 1 ] && command -v nldump >/dev/null 2>&1; then
+			timed nldump
+			n=$(grep -c "$M20" $W/out.txt)
+			ok=1; [ "$RC" = 0 ] && [ "$n" -ge "$K20" ] || ok=0
+			emit set nldump - $r $US $RC $ok "lines=$n"
+		fi
 		timed ddctl --version
 		emit set version - $r $US $RC 1 ""
 		timed true
@@ -290,21 +311,23 @@ part_restore() {
 		write_chunks rq
 		d=$(state_diff)
 		ok=1; [ "$RC" = 0 ] && [ "$d" = 0 ] || { ok=0; note "BENCH-ERR restore-raw rep=$r: rc=$RC, $d lines differ from the saved state"; }
-		emit restore restore-raw on $r $US $RC $ok "txn_ns=$TXSUM writes=$NW diff=$d"
+		emit restore restore-raw on $r $US $RC $ok "txn_ns=$TXSUM writes=$NW diff=$d $(parts)"
 		all_off $r
 		write_chunks sq
 		d=$(state_diff)
 		ok=1; [ "$RC" = 0 ] && [ "$d" = 0 ] || { ok=0; note "BENCH-ERR saved-raw rep=$r: rc=$RC, $d lines differ from the saved state"; }
-		emit restore saved-raw on $r $US $RC $ok "txn_ns=$TXSUM writes=$NW diff=$d"
+		emit restore saved-raw on $r $US $RC $ok "txn_ns=$TXSUM writes=$NW diff=$d $(parts)"
 		all_off $r
 		raw '+p'
 		n=$(control | awk '$3 ~ /p/' | wc -l)
 		ok=1; [ "$RC" = 0 ] && [ "$n" = "$NCL" ] || { ok=0; note "BENCH-ERR allp rep=$r: $n sites p, expected $NCL"; }
-		emit restore allp on $r $US $RC $ok "txn_ns=$TX sites=$n writes=1"
+		QSUM=0 ASUM=0 LSUM=0; sum_parts
+		emit restore allp on $r $US $RC $ok "txn_ns=$TX sites=$n writes=1 $(parts)"
 		raw '-p'
 		n=$(count_on)
 		ok=1; [ "$RC" = 0 ] && [ "$n" = 0 ] || ok=0
-		emit restore allm off $r $US $RC $ok "txn_ns=$TX sites=$n writes=1"
+		QSUM=0 ASUM=0 LSUM=0; sum_parts
+		emit restore allm off $r $US $RC $ok "txn_ns=$TX sites=$n writes=1 $(parts)"
 		r=$((r + 1))
 	done
 }
