@@ -46,6 +46,15 @@ pw=0 (label of "patched") and pw=1 (its own label); v2 is in git
 history only (kernel-patches/7.2 before commit 1883db5, e.g. 32b7d36, with
 DDCTL_KPATCH_DIR pointing at an export of it).
 
+Kind "fine" (x86): the series, textpoke-timing-v3.patch and
+textpoke-timing-fine.patch, which times the parts of each jump label
+queue call (q*_ns: the vector's reserve, text_mutex's lock and unlock,
+the already-queued check, __jump_label_patch(), the vector add, and one
+timestamp's cost) and has a runtime switch for every per-site timer
+(/sys/kernel/debug/tpbench/fine): each write is measured with them
+(label "v3fine") and without them (label "v3fine-untimed"), in the same
+boot, so the table says what the timers themselves cost.
+
 DDCTL_ARCH=arm64: the arm64 guest of vmlib (qemu-system-aarch64 -M virt
 -cpu cortex-a57), cross-built kernels and modules (ddctl_spin too, with
 the kernel build's ARCH and CROSS_COMPILE). arm64 has no batch of its
@@ -72,13 +81,16 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "harness"))
 import vmlib  # noqa: E402
-from benchfmt import (TIMING_KINDS, TIMING_PATCH, cell, fmt, median,  # noqa: E402
+from benchfmt import (TIMING_KINDS, TIMING_PATCH, TIMING_PATCH_V3,  # noqa: E402
+                      cell, fmt, median,
                       parse_kv, ratio)
 
 PAGEWISE_PROTO = os.path.join(HERE, "textpoke-pagewise.patch")
+FINE_PATCH = os.path.join(HERE, "textpoke-timing-fine.patch")
 # kind: (the series or stock, the extra patches in order)
 KIND_PATCHES = dict(TIMING_KINDS,
-                    **{"pagewise-proto": ("patched", [TIMING_PATCH, PAGEWISE_PROTO])})
+                    **{"pagewise-proto": ("patched", [TIMING_PATCH, PAGEWISE_PROTO]),
+                       "fine": ("patched", [TIMING_PATCH_V3, FINE_PATCH])})
 SPIN_SRC = os.path.join(HERE, "ddctl_spin")
 
 
@@ -179,6 +191,7 @@ def main():
     raw = a.raw or os.path.join(a.logdir, "raw.txt")
 
     labels.setdefault("pagewise-proto", labels.get("patched", "patched") + "+pagewise")
+    labels.setdefault("fine", "v3fine")
     for kind in kinds:
         if kind not in KIND_PATCHES:
             ap.error(f"--kinds: unknown kind {kind!r} "
@@ -240,6 +253,8 @@ def main():
                         lb = labels.get(kind, kind)
                         if kind == "pagewise-proto" and d.get("pw") == "0":
                             lb = labels.get("patched", "patched")
+                        if d.get("fine") == "0":
+                            lb += "-untimed"
                         d.update(kind=kind, label=lb, m=str(m),
                                  arch=vmlib.ARCH, clock=clock)
                         rows.append(d)
@@ -297,6 +312,18 @@ METRICS = [
     ("wall", "us", "guest wall time of the write (µs bracket)"),
     ("IPIs", "cal", "function-call IPIs, raw bracket"),
 ]
+# x86, the kind "fine" (textpoke-timing-fine.patch): the parts of each
+# queue call, after "queue"; rows only where a boot recorded them
+Q_METRICS = [
+    ("q: timestamp", "qnull_ns", "one timestamp's cost per call, included once in each part below"),
+    ("q: vector reserve", "qreserve_ns", "smp_text_poke_vec_reserve()"),
+    ("q: text_mutex lock", "qlock_ns", "mutex_lock() and the hold timer's start"),
+    ("q: queued check", "qqueued_ns", "jump_label_site_queued()"),
+    ("q: __jump_label_patch", "qpatch_ns", "the new instruction, the old one checked"),
+    ("q: vector add", "qadd_ns", "smp_text_poke_vec_add(): text_poke_loc_init(), the decoder"),
+    ("q: text_mutex unlock", "qunlock_ns", "the hold timer's end and mutex_unlock()"),
+]
+Q_FIELDS = {m[1] for m in Q_METRICS}
 # x86's batch, INT3 and text_mutex (the x86 hooks): not on other arches
 X86_ONLY = ("batches", "prep", "phase1", "sync1", "phase2", "sync2",
             "phase3", "sync3", "armed max", "text_mutex max", "text_mutex sum")
@@ -325,7 +352,8 @@ COUNT_COLS = ("batches", "IPIs", "writes", "kicks")
 
 def arch_metrics(arch):
     if arch == "x86_64":
-        return METRICS
+        i = [m[0] for m in METRICS].index("queue") + 1
+        return METRICS[:i] + Q_METRICS + METRICS[i:]
     out = []
     for m in METRICS:
         if m[0] not in X86_ONLY:
@@ -435,7 +463,7 @@ def print_tables(rows, problems):
                                               if arch != "x86_64" else v)
                                              if has_field(d, field)]
                                         for lb, v in sel.items()}
-                            if arch != "x86_64" and \
+                            if (arch != "x86_64" or field in Q_FIELDS) and \
                                     not any(vals.values()):
                                 continue
                             if col in COUNT_COLS:
@@ -452,12 +480,14 @@ def print_tables(rows, problems):
         print(f"\n{arch}: calls per ms of ddctl_spin's kthreads on the CPUs "
               "other than the one the write started on (summed over them), "
               "idle (before the transaction, same boot) and during it, "
-              "median (min-max); the same ratio over every CPU; in how many "
-              "writes the writer ended on another CPU\n")
+              "median (min-max); the same ratio over every CPU; the calls "
+              "the other CPUs lost to the write (idle rate x the write's "
+              "time - their calls during it), in ms of their idle rate; in "
+              "how many writes the writer ended on another CPU\n")
         hdr = ["K", "M", "dir", "other CPUs"] + \
             [f"{lb} {w}" for lb in labels
              for w in ("idle", "during", "during/idle", "all CPUs during/idle",
-                       "writer moved")]
+                       "lost, ms", "writer moved")]
         print("| " + " | ".join(hdr) + " |")
         print("|" + "---|" * len(hdr))
         for k in ks:
@@ -470,7 +500,7 @@ def print_tables(rows, problems):
                              and int(d["m"]) == m and d["spinners"] == "1"
                              and d["dir"] == dirn and "idle_spin" in d
                              and d.get("arch", "x86_64") == arch]
-                        idle, during, rel, rel_all = [], [], [], []
+                        idle, during, rel, rel_all, lost = [], [], [], [], []
                         moved = 0
                         for d in v:
                             i, n1 = other_cpus_rate(d, "idle_spin", "idle_ns")
@@ -482,10 +512,14 @@ def print_tables(rows, problems):
                             during.append(t)
                             rel.append(t / i if i > 0 else float("nan"))
                             rel_all.append(ta / ia if ia > 0 else float("nan"))
+                            txn_ms = int(d["txn_ns"]) / 1e6
+                            lost.append((i - t) * txn_ms / i if i > 0
+                                        else float("nan"))
                             moved += d.get("cpu0") != d.get("cpu1")
                         cells += [cell(idle), cell(during),
                                   (f"{median(rel):.2f}" if rel else "-"),
                                   (f"{median(rel_all):.2f}" if rel_all else "-"),
+                                  cell(lost),
                                   (f"{moved}/{len(v)}" if v else "-")]
                     if not any(c != "-" for c in cells):
                         continue

@@ -39,6 +39,9 @@
 # /sys/kernel/debug/tpbench/a64 (arm64) each pair of transactions runs
 # twice, with those timers (a64=1 in the kernel's line) and without them
 # (a64=0: the transaction's and the queue's time without their cost).
+# Likewise with /sys/kernel/debug/tpbench/fine (x86, the kernel with
+# textpoke-timing-fine.patch): fine=1, the parts of each queue call
+# (q*_ns) and the per-site timers, then fine=0 without any of them.
 . /ddctl-tests/lib.sh
 
 NPROC=$(nproc)
@@ -78,6 +81,9 @@ fi
 A64=$TPB/a64
 A64S=1
 [ -w $A64 ] && A64S="1 0"
+FINE=$TPB/fine
+FINES=1
+[ -w $FINE ] && FINES="1 0"
 
 for K in $(echo "${DDCTL_KS:-100}" | tr ',' ' '); do
 	MOD=ddctl_sites_$K
@@ -108,9 +114,12 @@ for K in $(echo "${DDCTL_KS:-100}" | tr ',' ' '); do
 				idle="idle_ns=$1 idle_spin=$2"
 			fi
 			for a64 in $A64S; do
+			for fine in $FINES; do
 				[ "$A64S" = 1 ] || echo $a64 > $A64
+				[ "$FINES" = 1 ] || echo $fine > $FINE
 				one_txn on "$ON" "$idle"
 				one_txn off "$OFF" "$idle"
+			done
 			done
 			echo 0 > $RUN
 		done
