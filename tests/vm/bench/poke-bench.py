@@ -54,6 +54,11 @@ timestamp's cost) and has a runtime switch for every per-site timer
 (/sys/kernel/debug/tpbench/fine): each write is measured with them
 (label "v3fine") and without them (label "v3fine-untimed"), in the same
 boot, so the table says what the timers themselves cost.
+Kind "fastsize" (x86): "fine" and the prototype jump-label-size-proto.patch
+(arch_jump_entry_size() from the site's bytes instead of the decoder,
+switched by /sys/kernel/debug/jump_label_fastsize): every write of
+"fine" once with the decoder (label "v3fs") and once without it
+("v3fs+fastsize"), same boot.
 
 DDCTL_ARCH=arm64: the arm64 guest of vmlib (qemu-system-aarch64 -M virt
 -cpu cortex-a57), cross-built kernels and modules (ddctl_spin too, with
@@ -87,10 +92,13 @@ from benchfmt import (TIMING_KINDS, TIMING_PATCH, TIMING_PATCH_V3,  # noqa: E402
 
 PAGEWISE_PROTO = os.path.join(HERE, "textpoke-pagewise.patch")
 FINE_PATCH = os.path.join(HERE, "textpoke-timing-fine.patch")
+SIZE_PROTO = os.path.join(HERE, "jump-label-size-proto.patch")
 # kind: (the series or stock, the extra patches in order)
 KIND_PATCHES = dict(TIMING_KINDS,
                     **{"pagewise-proto": ("patched", [TIMING_PATCH, PAGEWISE_PROTO]),
-                       "fine": ("patched", [TIMING_PATCH_V3, FINE_PATCH])})
+                       "fine": ("patched", [TIMING_PATCH_V3, FINE_PATCH]),
+                       "fastsize": ("patched", [TIMING_PATCH_V3, FINE_PATCH,
+                                                SIZE_PROTO])})
 SPIN_SRC = os.path.join(HERE, "ddctl_spin")
 
 
@@ -192,6 +200,7 @@ def main():
 
     labels.setdefault("pagewise-proto", labels.get("patched", "patched") + "+pagewise")
     labels.setdefault("fine", "v3fine")
+    labels.setdefault("fastsize", "v3fs")
     for kind in kinds:
         if kind not in KIND_PATCHES:
             ap.error(f"--kinds: unknown kind {kind!r} "
@@ -253,6 +262,8 @@ def main():
                         lb = labels.get(kind, kind)
                         if kind == "pagewise-proto" and d.get("pw") == "0":
                             lb = labels.get("patched", "patched")
+                        if d.get("fastsize") == "1":
+                            lb += "+fastsize"
                         if d.get("fine") == "0":
                             lb += "-untimed"
                         d.update(kind=kind, label=lb, m=str(m),

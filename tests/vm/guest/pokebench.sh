@@ -42,6 +42,9 @@
 # Likewise with /sys/kernel/debug/tpbench/fine (x86, the kernel with
 # textpoke-timing-fine.patch): fine=1, the parts of each queue call
 # (q*_ns) and the per-site timers, then fine=0 without any of them.
+# And with /sys/kernel/debug/jump_label_fastsize (the prototype
+# jump-label-size-proto.patch) each of those twice: fastsize=0, the
+# decoder sizes each site, then fastsize=1, its bytes do.
 . /ddctl-tests/lib.sh
 
 NPROC=$(nproc)
@@ -84,6 +87,9 @@ A64S=1
 FINE=$TPB/fine
 FINES=1
 [ -w $FINE ] && FINES="1 0"
+FS=/sys/kernel/debug/jump_label_fastsize
+FSS=-
+[ -w $FS ] && FSS="0 1"
 
 for K in $(echo "${DDCTL_KS:-100}" | tr ',' ' '); do
 	MOD=ddctl_sites_$K
@@ -115,10 +121,14 @@ for K in $(echo "${DDCTL_KS:-100}" | tr ',' ' '); do
 			fi
 			for a64 in $A64S; do
 			for fine in $FINES; do
+			for fs in $FSS; do
 				[ "$A64S" = 1 ] || echo $a64 > $A64
 				[ "$FINES" = 1 ] || echo $fine > $FINE
-				one_txn on "$ON" "$idle"
-				one_txn off "$OFF" "$idle"
+				ex=$idle
+				[ "$fs" = - ] || { echo $fs > $FS; ex="$idle fastsize=$fs"; }
+				one_txn on "$ON" "$ex"
+				one_txn off "$OFF" "$ex"
+			done
 			done
 			done
 			echo 0 > $RUN
