@@ -91,6 +91,7 @@ SET_OPS = [
     ("check", ("on",), False),
     ("list-control", ("-",), False),
     ("list-netlink", ("-",), True),
+    ("nldump", ("-",), True),
     ("cat", ("-",), False),
     ("version", ("-",), False),
     ("empty", ("-",), False),
