@@ -68,15 +68,16 @@ W=/tmp/e2e
 mkdir -p $W
 
 txn() { sed -n 's/^txn_ns=\([0-9]*\) .*/\1/p' $TPB/last; }
-# tpb NAME: NAME_ns of the last write (queue, apply: the jump label
-# calls; ddebug_lock: its hold times, the matching and the queueing)
-tpb() { sed -n "s/.* $1_ns=\([0-9]*\).*/\1/p" $TPB/last; }
+# last_add: add the last write's txn and parts to TXSUM QSUM ASUM LSUM,
+# one read of tpbench/last (queue, apply: the jump label calls;
+# ddebug_lock: its hold, the matching and the queueing)
+last_add() {
+	set -- $(sed -n 's/^txn_ns=\([0-9]*\) .* queue_ns=\([0-9]*\) .* apply_ns=\([0-9]*\) .* ddebug_lock_ns=\([0-9]*\) .*/\1 \2 \3 \4/p' $TPB/last)
+	TXSUM=$((TXSUM + $1)) QSUM=$((QSUM + $2)) ASUM=$((ASUM + $3))
+	LSUM=$((LSUM + $4))
+}
 # the parts of the last write(s), for emit
 parts() { echo "queue_ns=$QSUM apply_ns=$ASUM ddebug_lock_ns=$LSUM"; }
-sum_parts() {
-	QSUM=$((QSUM + $(tpb queue))) ASUM=$((ASUM + $(tpb apply)))
-	LSUM=$((LSUM + $(tpb ddebug_lock)))
-}
 
 # sites of module $1 whose flags contain p; class-less sites of module $1
 count_p() { control | awk -v a="[$1]" 'index($2, a) == 1 && $3 ~ /p/' | wc -l; }
@@ -129,8 +130,8 @@ write_chunks() {
 	for f in $W/$1.*; do
 		[ -f "$f" ] || continue
 		dd if=$f of=$CONTROL bs=8192 conv=notrunc 2>/dev/null || RC=1
-		TXSUM=$((TXSUM + $(txn))) NW=$((NW + 1))
-		sum_parts
+		last_add
+		NW=$((NW + 1))
 	done
 	t1=$(now_us)
 	US=$((t1 - t0))
@@ -321,12 +322,12 @@ part_restore() {
 		raw '+p'
 		n=$(control | awk '$3 ~ /p/' | wc -l)
 		ok=1; [ "$RC" = 0 ] && [ "$n" = "$NCL" ] || { ok=0; note "BENCH-ERR allp rep=$r: $n sites p, expected $NCL"; }
-		QSUM=0 ASUM=0 LSUM=0; sum_parts
+		TXSUM=0 QSUM=0 ASUM=0 LSUM=0; last_add
 		emit restore allp on $r $US $RC $ok "txn_ns=$TX sites=$n writes=1 $(parts)"
 		raw '-p'
 		n=$(count_on)
 		ok=1; [ "$RC" = 0 ] && [ "$n" = 0 ] || ok=0
-		QSUM=0 ASUM=0 LSUM=0; sum_parts
+		TXSUM=0 QSUM=0 ASUM=0 LSUM=0; last_add
 		emit restore allm off $r $US $RC $ok "txn_ns=$TX sites=$n writes=1 $(parts)"
 		r=$((r + 1))
 	done
