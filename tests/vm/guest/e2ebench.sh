@@ -40,6 +40,10 @@
 #   restore          ddctl -q restore FILE (the user's view; backend auto)
 #   restore-control  ddctl -q -B control restore FILE
 #   restore-check    ddctl -q -c restore FILE (read, plan: no write)
+#   restore-nlraw    the same captured queries as netlink EXECs of at
+#                    most the family's QUERIES_MAX queries each (nlexec;
+#                    netlink kernels only): the kernel's time of the
+#                    restore as the transactions ddctl sends over netlink
 #   restore-raw      the queries restore sends, captured once with
 #                    --capture-writes (-B control), split into writes of
 #                    at most the kernel's write limit at query boundaries
@@ -50,6 +54,8 @@
 #                    the same way: the kernel's time of the other spelling
 #   allp / allm      printf '+p\n' > control (every class-less site, one
 #                    write), then '-p'
+# restore, restore-control and restore-nlraw add the kernel's time of
+# all their transactions (txn_ns= txns= and the parts, tpbench/total).
 # after each restore the control file's flags column is compared with
 # the reference.  The control-file write limit is probed once: a comment
 # of 4095 and one of 4096 bytes.
@@ -78,6 +84,21 @@ last_add() {
 }
 # the parts of the last write(s), for emit
 parts() { echo "queue_ns=$QSUM apply_ns=$ASUM ddebug_lock_ns=$LSUM"; }
+# tpbench/total (v3's timing patch): the sums over every transaction
+# (control-file write or netlink EXEC) since total_reset; total_get sets
+# TXSUM QSUM ASUM LSUM and NTX (empty without the file: stock's patch)
+total_reset() { [ -w $TPB/total ] && echo 0 > $TPB/total; }
+total_get() {
+	NTX=
+	[ -r $TPB/total ] || return 0
+	TXSUM=0 QSUM=0 ASUM=0 LSUM=0
+	set -- $(sed -n 's/^txn_ns=\([0-9]*\) .* queue_ns=\([0-9]*\) .* apply_ns=\([0-9]*\) .* ddebug_lock_ns=\([0-9]*\) .* txns=\([0-9]*\)$/\1 \2 \3 \4 \5/p' $TPB/total)
+	[ $# = 5 ] || return 0
+	TXSUM=$1 QSUM=$2 ASUM=$3 LSUM=$4 NTX=$5
+}
+# the kernel's time of a command's transactions, for emit (nothing
+# without tpbench/total)
+total_parts() { [ -n "$NTX" ] && echo "txn_ns=$TXSUM txns=$NTX $(parts)"; }
 
 # sites of module $1 whose flags contain p; class-less sites of module $1
 count_p() { control | awk -v a="[$1]" 'index($2, a) == 1 && $3 ~ /p/' | wc -l; }
@@ -121,6 +142,20 @@ split_writes() {
 		  if (n + l > lim) flush()
 		  f = sprintf("%s%05d", pre, k); printf "%s\n", $0 > f; n += l }
 		END { flush(); print k + 0 }' "$1"
+}
+
+# exec_sets PREFIX: each $W/PREFIX.* (one query a line) as one netlink
+# EXEC by nlexec; sets US RC NW
+exec_sets() {
+	NW=0 RC=0
+	t0=$(now_us)
+	for f in $W/$1.*; do
+		[ -f "$f" ] || continue
+		nlexec "$(cat $f)" > $W/nlexec.out 2>&1 || { RC=1; note "BENCH-ERR nlexec $f: $(head -c 300 $W/nlexec.out | tr '\n' '|')"; }
+		NW=$((NW + 1))
+	done
+	t1=$(now_us)
+	US=$((t1 - t0))
 }
 
 # write_chunks PREFIX: each $W/PREFIX.* as one write; sets US RC TXSUM NW
@@ -184,12 +219,15 @@ part_set() {
 				want=$K20 fl=+p
 				[ $dir = off ] && want=0 fl=-p
 				pre=$(cat $TPB/last)
+				total_reset
 				timed ddctl $opt -y -q set module $M20 $fl
+				total_get
 				n=$(count_p $M20)
 				ok=1; [ "$RC" = 0 ] && [ "$n" = "$want" ] || { ok=0; note "BENCH-ERR $op $dir rep=$r: rc=$RC, $n sites p, expected $want"; }
-				# the kernel's time of ddctl's write: only when it wrote the control file
-				x=
-				[ "$(cat $TPB/last)" != "$pre" ] && x="txn_ns=$(txn)"
+				# the kernel's time of ddctl's transactions (tpbench/total:
+				# netlink too); without it only a control-file write's
+				x=$(total_parts)
+				[ -z "$x" ] && [ "$(cat $TPB/last)" != "$pre" ] && x="txn_ns=$(txn)"
 				emit set $op $dir $r $US $RC $ok "$x sites=$n"
 			done
 		done
@@ -296,16 +334,39 @@ part_restore() {
 	cp $W/cap.txt $OUT/restore-queries.txt 2>/dev/null
 	note "E2E-INFO restore_queries=$(wc -l < $W/cap.txt) restore_bytes=$(wc -c < $W/cap.txt) restore_writes=$NCH restore_func=$(grep -c 'func ' $W/cap.txt) restore_line=$(grep -c 'line ' $W/cap.txt) restore_module=$(grep -c '^module ' $W/cap.txt) saved_writes=$NSQ"
 	head -n 6 $W/cap.txt | while read -r l; do note "E2E-RQ $l"; done
+	# the same queries as netlink EXECs of at most the family's
+	# QUERIES_MAX each (as ddctl splits a set), sent by nlexec
+	NLQ=
+	if [ $NL = 1 ] && command -v nlexec > /dev/null 2>&1; then
+		NLQ=$(nlexec -F | sed -n 's/.*queries_max=\([0-9]*\).*/\1/p')
+		case "$NLQ" in
+		''|0) note "BENCH-ERR nlexec -F gave no queries_max"; NLQ= ;;
+		*) rm -f $W/nq.*
+		   awk -v n=$NLQ -v pre="$W/nq." '{ f = sprintf("%s%05d", pre, int((NR - 1) / n)); print > f }' $W/cap.txt
+		   note "E2E-INFO restore_nl_sets=$(ls $W/nq.* | wc -l) queries_max=$NLQ" ;;
+		esac
+	fi
 	r=1
 	while [ $r -le $REPS ]; do
 		for op in restore restore-control; do
 			opt=; [ $op = restore-control ] && opt="-B control"
+			total_reset
 			timed ddctl -q $opt restore $W/saved.conf
+			total_get
 			d=$(state_diff)
 			ok=1; [ "$RC" = 0 ] && [ "$d" = 0 ] || { ok=0; note "BENCH-ERR $op rep=$r: rc=$RC, $d lines differ from the saved state"; }
-			emit restore $op on $r $US $RC $ok "diff=$d"
+			emit restore $op on $r $US $RC $ok "diff=$d $(total_parts)"
 			all_off $r
 		done
+		if [ -n "$NLQ" ]; then
+			total_reset
+			exec_sets nq
+			total_get
+			d=$(state_diff)
+			ok=1; [ "$RC" = 0 ] && [ "$d" = 0 ] || { ok=0; note "BENCH-ERR restore-nlraw rep=$r: rc=$RC, $d lines differ from the saved state"; }
+			emit restore restore-nlraw on $r $US $RC $ok "writes=$NW diff=$d $(total_parts)"
+			all_off $r
+		fi
 		timed ddctl -q -c restore $W/saved.conf
 		ok=1; [ "$RC" = 0 ] && [ "$(count_on)" = 0 ] || ok=0
 		emit restore restore-check on $r $US $RC $ok ""
