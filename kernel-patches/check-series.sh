@@ -58,7 +58,7 @@ in_config() {
 # prototypes to (include/linux/jump_label.h, arch/x86/include/asm/
 # text-patching.h) declare all of theirs extern, and the review asked to
 # follow the file; the page-wise text poking reads back what it wrote
-# with __text_poke()'s own BUG_ON() (1-tip/0005 on 7.2: the next step
+# with __text_poke()'s own BUG_ON() (1-tip/0006 on 7.2: the next step
 # must not write into a site whose INT3 did not land, and there is no
 # way back from a half-patched batch); checkpatch asks about MAINTAINERS
 # whenever a patch adds a file, and the files the series adds lie under

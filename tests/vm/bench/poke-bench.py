@@ -34,7 +34,8 @@ with --table-only). Asserts nothing about speed; exit status 0 when every
 cell has data, every guest saw M CPUs and no write left the wrong number
 of sites on. Not part of any test suite. Plots: ipi-bench.py --plot.
 
-The page-wise poking is in the series since 2026-12-03 (1-tip/0005);
+The page-wise poking is in the series since 2026-12-03 (then 1-tip/0005,
+now 0006);
 the run that measured v3 without and with it (raw-poke-v3-icount-
 2026-12-03.txt) used kernel-patches/7.2 of commit 1a0d41d as "patched"
 and, as a kind "pagewise", that series with the patch file
@@ -54,11 +55,11 @@ timestamp's cost) and has a runtime switch for every per-site timer
 (/sys/kernel/debug/tpbench/fine): each write is measured with them
 (label "v3fine") and without them (label "v3fine-untimed"), in the same
 boot, so the table says what the timers themselves cost.
-Kind "fastsize" (x86): "fine" and the prototype jump-label-size-proto.patch
-(arch_jump_entry_size() from the site's bytes instead of the decoder,
-switched by /sys/kernel/debug/jump_label_fastsize): every write of
-"fine" once with the decoder (label "v3fs") and once without it
-("v3fs+fastsize"), same boot.
+The kind "fastsize" (the prototype jump-label-size-proto.patch on top
+of "fine": arch_jump_entry_size() from the site's bytes, switched at run
+time; raw-poke-v3-fastsize-icount-2026-12-04.txt) is retired: the series
+sizes sites from their bytes since 2026-12-04 (1-tip/0004), and the
+prototype is in git history (commit dcdcc47).
 
 DDCTL_ARCH=arm64: the arm64 guest of vmlib (qemu-system-aarch64 -M virt
 -cpu cortex-a57), cross-built kernels and modules (ddctl_spin too, with
@@ -92,13 +93,10 @@ from benchfmt import (TIMING_KINDS, TIMING_PATCH, TIMING_PATCH_V3,  # noqa: E402
 
 PAGEWISE_PROTO = os.path.join(HERE, "textpoke-pagewise.patch")
 FINE_PATCH = os.path.join(HERE, "textpoke-timing-fine.patch")
-SIZE_PROTO = os.path.join(HERE, "jump-label-size-proto.patch")
 # kind: (the series or stock, the extra patches in order)
 KIND_PATCHES = dict(TIMING_KINDS,
                     **{"pagewise-proto": ("patched", [TIMING_PATCH, PAGEWISE_PROTO]),
-                       "fine": ("patched", [TIMING_PATCH_V3, FINE_PATCH]),
-                       "fastsize": ("patched", [TIMING_PATCH_V3, FINE_PATCH,
-                                                SIZE_PROTO])})
+                       "fine": ("patched", [TIMING_PATCH_V3, FINE_PATCH])})
 SPIN_SRC = os.path.join(HERE, "ddctl_spin")
 
 
@@ -200,7 +198,6 @@ def main():
 
     labels.setdefault("pagewise-proto", labels.get("patched", "patched") + "+pagewise")
     labels.setdefault("fine", "v3fine")
-    labels.setdefault("fastsize", "v3fs")
     for kind in kinds:
         if kind not in KIND_PATCHES:
             ap.error(f"--kinds: unknown kind {kind!r} "
@@ -262,8 +259,6 @@ def main():
                         lb = labels.get(kind, kind)
                         if kind == "pagewise-proto" and d.get("pw") == "0":
                             lb = labels.get("patched", "patched")
-                        if d.get("fastsize") == "1":
-                            lb += "+fastsize"
                         if d.get("fine") == "0":
                             lb += "-untimed"
                         d.update(kind=kind, label=lb, m=str(m),
