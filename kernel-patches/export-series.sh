@@ -10,7 +10,7 @@
 # sub-series in merge order by TREE:N (the last N commits before the next
 # sub-series), e.g.
 #
-#   kernel-patches/export-series.sh 7.2 /tmp/k72 v3 1-tip:5 2-dyndbg:6 3-ynl:1 4-netlink:2
+#   kernel-patches/export-series.sh 7.2 /tmp/k72 v3 1-tip:7 2-dyndbg:9 3-ynl:1 4-netlink:2
 #
 # Each sub-series' patches are replaced (git format-patch --zero-commit,
 # "[PATCH v3 i/N]", also for N = 1); its cover letter keeps its text (the

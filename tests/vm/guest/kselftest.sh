@@ -65,7 +65,10 @@ fi
 #                            a key queued several times, immediate updates
 #                            around a batch, a text poke vector that cannot grow
 #   ks-kunit-text-poke-vec   x86_text_poke_vec: growth, sort, duplicate and
-#                            no-room refusal (x86 only)
+#                            no-room refusal, applying an empty vector and
+#                            one of several pages, a jump label site sized
+#                            from its bytes as the decoder sizes it and the
+#                            decoder's fallback for other bytes (x86 only)
 for s in static-keys:static_keys_queued text-poke-vec:x86_text_poke_vec; do
 	n=${s%%:*} suite=${s#*:}
 	r=/sys/kernel/debug/kunit/$suite/results
