@@ -17,8 +17,9 @@ patch (DDCTL_EXTRA_PATCHES) textpoke-timing.patch on the stock source
 kernel-patches/<base>/ ("patched"): /sys/kernel/debug/tpbench/last gives
 the kernel's own time of every control-file write (txn_ns, write entry
 to return), and on v3's patch of every netlink EXEC too, summed over a
-command's transactions in /sys/kernel/debug/tpbench/total.  The initramfs carries the ddctl of --ddctl (a build dir
-configured with -Dvm=true; its libraries go along) and the generated
+command's transactions in /sys/kernel/debug/tpbench/total.  The
+initramfs carries the ddctl of --ddctl (a build dir configured with
+-Dvm=true; its libraries go along) and the generated
 modules ddctl_sites_20000 and ddctl_sites_K of --ks.  Each kind is booted
 once with M vCPUs and ddctl.run=e2ebench (tests/vm/guest/e2ebench.sh),
 which measures, per repetition, with the guest's clock (adjtimex, µs;
@@ -64,8 +65,8 @@ part "restore" (ddctl_sites_K of --ks loaded too, ~30,000 sites): a
   restore, restore-control and restore-nlraw carry the kernel's time of
   all their transactions (txn_ns, txns: tpbench/total of v3's timing
   patch; absent on stock's).  After each restore the control file's
-  flags column must equal the saved state's.  The control file's write limit is probed (a comment of
-  4095 and one of 4096 bytes).
+  flags column must equal the saved state's.  The control file's write
+  limit is probed (a comment of 4095 and one of 4096 bytes).
 
 Goals reported (not asserted): ddctl end to end <= 1.5x the raw write at
 20,000 sites (verification kept); the series' kernel time of the
@@ -456,8 +457,6 @@ def print_tables(rows, infos, problems):
                                     if d["op"] == op and d["label"] == c[0]
                                     and d.get(f)}))
 
-        def r2(a, b):
-            return a / b if a == a and b == b and b > 0 else float("nan")
         for c in cols:
             rt = median(sel(c, "restore", "restore-raw", "on", "txn_ns"))
             nt = median(sel(c, "restore", "restore-nlraw", "on", "txn_ns"))
@@ -467,8 +466,9 @@ def print_tables(rows, infos, problems):
             rw = median(sel(c, "restore", "restore", "on"))
             # the user's restore; without its own txn (stock's timing
             # patch has no tpbench/total) its control-file writes'
-            g = r2(dt, pt) if dt == dt else r2(rt, pt)
-            goal = "-" if g != g else ("met" if g <= 2 else "missed")
+            ut = dt if dt == dt else rt
+            goal = ("-" if ut != ut or pt != pt or pt <= 0 else
+                    "met" if ut / pt <= 2 else "missed")
             print(f"| {name(c)} | {fmt(pt)} | {fmt(rt)} "
                   f"({field(c, 'restore-raw', 'writes')}) | {ratio(rt, pt, 2)} | "
                   f"{fmt(nt)} ({field(c, 'restore-nlraw', 'writes')}) | "
@@ -476,7 +476,7 @@ def print_tables(rows, infos, problems):
                   f"({field(c, 'restore', 'txns')}) | {ratio(dt, pt, 2)} | "
                   f"{goal} | {fmt(st)} ({field(c, 'saved-raw', 'writes')}) | "
                   f"{ratio(st, pt, 2)} | {fmt(rw)} | "
-                  f"{ratio(rw, dt if dt == dt else rt, 2)} |")
+                  f"{ratio(rw, ut, 2)} |")
         parts = ("queue_ns", "apply_ns", "ddebug_lock_ns")
         if any(d.get(parts[0]) for d in rows):
             print("\nWhere the kernel's time goes (median ms, summed over "

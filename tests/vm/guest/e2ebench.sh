@@ -74,11 +74,15 @@ W=/tmp/e2e
 mkdir -p $W
 
 txn() { sed -n 's/^txn_ns=\([0-9]*\) .*/\1/p' $TPB/last; }
-# last_add: add the last write's txn and parts to TXSUM QSUM ASUM LSUM,
-# one read of tpbench/last (queue, apply: the jump label calls;
-# ddebug_lock: its hold, the matching and the queueing)
+# tpb_read FILE: "txn queue apply ddebug_lock [txns]" (ns) of a tpbench
+# line, one read (queue, apply: the jump label calls; ddebug_lock: its
+# hold, the matching and the queueing; txns: tpbench/total's count)
+tpb_read() {
+	sed -n 's/^txn_ns=\([0-9]*\) .* queue_ns=\([0-9]*\) .* apply_ns=\([0-9]*\) .* ddebug_lock_ns=\([0-9]*\) .* spin=[0-9,]*\( txns=\([0-9]*\)\)\{0,1\}$/\1 \2 \3 \4 \6/p' "$1"
+}
+# last_add: add the last write's txn and parts to TXSUM QSUM ASUM LSUM
 last_add() {
-	set -- $(sed -n 's/^txn_ns=\([0-9]*\) .* queue_ns=\([0-9]*\) .* apply_ns=\([0-9]*\) .* ddebug_lock_ns=\([0-9]*\) .*/\1 \2 \3 \4/p' $TPB/last)
+	set -- $(tpb_read $TPB/last)
 	TXSUM=$((TXSUM + $1)) QSUM=$((QSUM + $2)) ASUM=$((ASUM + $3))
 	LSUM=$((LSUM + $4))
 }
@@ -92,7 +96,7 @@ total_get() {
 	NTX=
 	[ -r $TPB/total ] || return 0
 	TXSUM=0 QSUM=0 ASUM=0 LSUM=0
-	set -- $(sed -n 's/^txn_ns=\([0-9]*\) .* queue_ns=\([0-9]*\) .* apply_ns=\([0-9]*\) .* ddebug_lock_ns=\([0-9]*\) .* txns=\([0-9]*\)$/\1 \2 \3 \4 \5/p' $TPB/total)
+	set -- $(tpb_read $TPB/total)
 	[ $# = 5 ] || return 0
 	TXSUM=$1 QSUM=$2 ASUM=$3 LSUM=$4 NTX=$5
 }
